@@ -1,0 +1,148 @@
+"""Benchmark: placement legality (feasibility included) on catalogue cards in random partial states.
+
+Builds random partial states for every catalogue card by legal random placements, then asks
+"may a die of type t go on slot s?" for random (state, slot, type) triples. Reports checks per
+second on one core, cold (fresh tables, nothing memoised) and warm (the same questions again, as a
+game that revisits card states sees them). The feasibility half of every question (can the card
+still be completed after this die?) is also answered by a general-purpose constraint solver
+(python-constraint) and the answers are compared, so this run is a cross-check as well as a race.
+
+    python bench/legality.py [--queries 20000] [--seed 1] [--cards FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from constraint import Problem  # python-constraint
+
+from fusegame.cards.catalogue import builtin_catalogue, load_catalogue
+from fusegame.cards.model import BombCard
+from fusegame.constraints import EMPTY, CompiledCard, _clause_holds
+from fusegame.dice import DiceSet, N_TYPES, type_colours, type_face
+from fusegame.rng import Rng
+
+
+def random_state(card: CompiledCard, rng: Rng, in_play: list[int]) -> tuple[int, ...]:
+    state = card.empty
+    for _ in range(rng.below(card.n)):
+        options = [(s, t) for s in range(card.n) for t in in_play if card.is_legal(state, s, t)]
+        if not options:
+            break
+        s, t = options[rng.below(len(options))]
+        state = state[:s] + (t,) + state[s + 1:]
+    return state
+
+
+def solver_feasible(card: CompiledCard, state: tuple[int, ...], in_play: list[int]) -> bool:
+    """The same question for python-constraint: can the empty slots be filled?"""
+    shape = card.shape
+    empties = [i for i in range(card.n) if state[i] == EMPTY]
+    if not empties:
+        return True
+    p = Problem()
+    for e in empties:
+        dom = [t for t in in_play if card.pred[e] >> t & 1]
+        if not dom:
+            return False
+        p.addVariable(e, dom)
+
+    def val(i: int, assigned: dict[int, int]) -> int:
+        return state[i] if state[i] != EMPTY else assigned[i]
+
+    for r in shape.relations:
+        if state[r.a] != EMPTY and state[r.b] != EMPTY:
+            continue
+        rel = r.rel
+        if state[r.a] == EMPTY and state[r.b] == EMPTY:
+            p.addConstraint(lambda x, y, rel=rel: rel.holds(type_colours(x), type_face(x),
+                                                           type_colours(y), type_face(y)), (r.a, r.b))
+        elif state[r.a] == EMPTY:
+            tb = state[r.b]
+            p.addConstraint(lambda x, rel=rel, tb=tb: rel.holds(type_colours(x), type_face(x),
+                                                               type_colours(tb), type_face(tb)), (r.a,))
+        else:
+            ta = state[r.a]
+            p.addConstraint(lambda y, rel=rel, ta=ta: rel.holds(type_colours(ta), type_face(ta),
+                                                               type_colours(y), type_face(y)), (r.b,))
+    for c in shape.clauses:
+        free = [s for s in c.slots if state[s] == EMPTY]
+        if not free:
+            continue
+
+        def check(*vals: int, c: Any = c, free: list[int] = free) -> bool:
+            full = list(state)
+            for s, v in zip(free, vals):
+                full[s] = v
+            return _clause_holds(c, full)
+
+        p.addConstraint(check, free)
+    return p.getSolution() is not None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--queries", type=int, default=20000)
+    ap.add_argument("--solver-queries", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cards", help="a catalogue TOML file instead of the built-in one")
+    args = ap.parse_args()
+    cat = load_catalogue(args.cards) if args.cards else builtin_catalogue()
+    bombs: list[BombCard] = [b for b in cat.bombs if not b.shape.requires_split_die]
+    if not bombs:
+        print("no bomb cards in the catalogue", file=sys.stderr)
+        return 2
+    types_mask = DiceSet.fuse().types_in_play
+    in_play = [t for t in range(N_TYPES) if types_mask >> t & 1]
+    rng = Rng(args.seed)
+    # Questions: random card, random partial state, random slot and die type.
+    prep = [CompiledCard(b.shape, types_mask) for b in bombs]
+    queries: list[tuple[int, tuple[int, ...], int, int]] = []
+    for _ in range(args.queries):
+        i = rng.below(len(bombs))
+        card = prep[i]
+        queries.append((i, random_state(card, rng, in_play), rng.below(card.n), in_play[rng.below(30)]))
+
+    fresh = [CompiledCard(b.shape, types_mask) for b in bombs]
+    t0 = time.perf_counter()
+    cold = [fresh[i].is_legal(st, s, t) for i, st, s, t in queries]
+    cold_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    warm = [fresh[i].is_legal(st, s, t) for i, st, s, t in queries]
+    warm_s = time.perf_counter() - t0
+    assert cold == warm
+
+    # Feasibility only, engine vs python-constraint, on the questions whose other checks pass.
+    feas_q = []
+    for i, st, s, t in queries:
+        card = prep[i]
+        if card.is_open(st, s) and card._pred_ok(s, t, t) and card._relations_ok(st, s, t):
+            feas_q.append((i, st[:s] + (t,) + st[s + 1:]))
+        if len(feas_q) >= args.solver_queries:
+            break
+    engine_cards = [CompiledCard(b.shape, types_mask) for b in bombs]
+    t0 = time.perf_counter()
+    ours = [engine_cards[i].feasible(st) for i, st in feas_q]
+    ours_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    theirs = [solver_feasible(prep[i], st, in_play) for i, st in feas_q]
+    theirs_s = time.perf_counter() - t0
+    disagree = sum(a != b for a, b in zip(ours, theirs))
+
+    n = len(queries)
+    print(f"cards: {len(bombs)} ({cat.origin}), questions: {n}, legal: {sum(cold)}")
+    print(f"legality checks/s, cold tables : {n / cold_s:>12,.0f}")
+    print(f"legality checks/s, warm tables : {n / warm_s:>12,.0f}")
+    print(f"feasibility questions          : {len(feas_q)} ({sum(ours)} feasible)")
+    print(f"feasibility/s, engine (cold)   : {len(feas_q) / ours_s:>12,.0f}")
+    print(f"feasibility/s, python-constraint: {len(feas_q) / theirs_s:>11,.0f}")
+    print(f"engine / python-constraint     : {theirs_s / ours_s:>12.1f}x faster")
+    print(f"answers that disagree          : {disagree}")
+    return 1 if disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,315 @@
+"""Placement legality, safety and feasibility for one card, compiled into bit-mask tables.
+
+A card's filled state is a tuple with one entry per slot: the *real* die type on it, or -1.
+Die types are small integers (``fusegame.dice.die_type``) and sets of types are Python ints used
+as bit masks, so the hot path is table look-ups and ``&``. Results are memoised per state: games
+revisit the same card states again and again.
+
+Reference: RULES.md D.1 (the checks in order), D.5 (order), D.6 (feasibility), D.9 (a constraint is
+checked once, when its last die goes on), D.10 (safe dice).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from fusegame.cards.model import CardShape, Clause, PredKind, Rel
+from fusegame.dice import N_TYPES, type_colours, type_face
+
+State = tuple[int, ...]
+EMPTY = -1
+_MEMO_LIMIT = 100_000  # card states remembered per card before the memo starts afresh
+
+
+@cache
+def _rel_tables(rel: Rel) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For a relation ``left rel right``: left type -> mask of right types, and the reverse."""
+    fwd = [0] * N_TYPES
+    rev = [0] * N_TYPES
+    for t1 in range(N_TYPES):
+        c1, n1 = type_colours(t1), type_face(t1)
+        for t2 in range(N_TYPES):
+            if rel.holds(c1, n1, type_colours(t2), type_face(t2)):
+                fwd[t1] |= 1 << t2
+                rev[t2] |= 1 << t1
+    return tuple(fwd), tuple(rev)
+
+
+def _clause_holds(clause: Clause, assign: list[int] | State) -> bool:
+    slots = clause.slots
+    return clause.holds({s: type_colours(assign[s]) for s in slots},
+                        {s: type_face(assign[s]) for s in slots})
+
+
+class CompiledCard:
+    """One card's requirements as tables, for one set of die types in play.
+
+    ``types_in_play`` is the mask of die types the game's dice can show; the feasibility rule asks
+    whether *some* dice of those types could complete the card (RULES.md G-19: availability in the
+    bag is ignored). ``feasibility=False`` is the "strict FUSE" option.
+    """
+
+    def __init__(self, shape: CardShape, types_in_play: int, feasibility: bool = True) -> None:
+        self.shape = shape
+        self.n = n = shape.size
+        self.feasibility = feasibility
+        self.types_in_play = types_in_play
+        self.supports = tuple(s.supports for s in shape.slots)
+        self.first = next((i for i, s in enumerate(shape.slots) if s.first), -1)
+        self.last = tuple(s.last for s in shape.slots)
+        self.split_slot = tuple(s.pred.kind is PredKind.SPLIT for s in shape.slots)
+        self.pred = tuple(s.pred.type_mask() for s in shape.slots)
+        self.supported_by: tuple[tuple[int, ...], ...] = tuple(
+            tuple(j for j in range(n) if i in self.supports[j]) for i in range(n))
+        # pair_out[i]: (j, tab) with tab[type at i] = mask of types allowed at j
+        out: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
+        for r in shape.relations:
+            fwd, rev = _rel_tables(r.rel)
+            out[r.a].append((r.b, fwd))
+            out[r.b].append((r.a, rev))
+        self.pair_out = tuple(tuple(x) for x in out)
+        self.clauses = shape.clauses
+        self.clauses_of = tuple(tuple(c for c in shape.clauses if i in c.slots) for i in range(n))
+        reads_colour = any(s.pred.reads_colour for s in shape.slots) or any(
+            r.rel.reads_colour for r in shape.relations) or any(c.reads_colour for c in shape.clauses)
+        reads_number = any(s.pred.reads_number for s in shape.slots) or any(
+            r.rel.reads_number for r in shape.relations) or any(c.reads_number for c in shape.clauses)
+        # Types that no constraint on this card can tell apart are interchangeable for the
+        # feasibility search: keep one representative of each class.
+        seen: set[tuple[object, ...]] = set()
+        reps = 0
+        for t in range(N_TYPES):
+            if not types_in_play >> t & 1:
+                continue
+            key = (tuple(p >> t & 1 for p in self.pred),
+                   type_colours(t) if reads_colour else 0, type_face(t) if reads_number else 0)
+            if key not in seen:
+                seen.add(key)
+                reps |= 1 << t
+        self.search_dom = tuple(p & reps for p in self.pred)
+        self.empty: State = (EMPTY,) * n
+        self._legal: dict[State, list[tuple[int, ...] | None]] = {}
+        self._legal_temp: dict[tuple[State, int], tuple[int, ...]] = {}
+        self._single: dict[State, list[int]] = {}  # is_legal answers: bit s+32 known, bit s legal
+        self._feasible: dict[State, bool] = {}
+
+    # -- order (D.5) ------------------------------------------------------------------------
+    def is_open(self, state: State, slot: int) -> bool:
+        """May a die go on ``slot`` now, as far as order and support go?"""
+        if state[slot] != EMPTY:
+            return False
+        if self.first >= 0 and state[self.first] == EMPTY:
+            return slot == self.first
+        if self.last[slot] and any(state[j] == EMPTY for j in range(self.n) if j != slot):
+            return False
+        return all(state[j] != EMPTY for j in self.supports[slot])
+
+    # -- legality (D.1) ---------------------------------------------------------------------
+    def legal_slots(self, state: State, t_real: int, t_eff: int | None = None) -> tuple[int, ...]:
+        """The slots a die of type ``t_real`` may go on (``t_eff``: its temporary colour type)."""
+        if t_eff is not None and t_eff != t_real:
+            key = t_real * 128 + t_eff
+            hit = self._legal_temp.get((state, key))
+            if hit is None:
+                hit = self._legal_temp[(state, key)] = tuple(
+                    s for s in range(self.n) if self._legal_uncached(state, s, t_real, t_eff))
+            return hit
+        table = self._legal.get(state)
+        if table is None:
+            table = self._new_table(state)
+        slots = table[t_real]
+        if slots is None:
+            slots = table[t_real] = tuple(
+                s for s in range(self.n) if self._legal_uncached(state, s, t_real, t_real))
+        return slots
+
+    def slot_table(self, state: State) -> list[tuple[int, ...] | None]:
+        """Per-state cache of legal slots indexed by die type (None: not computed yet).
+
+        Callers on hot paths index it directly and fall back to ``legal_slots`` on a miss.
+        """
+        table = self._legal.get(state)
+        if table is None:
+            table = self._new_table(state)
+        return table
+
+    def _new_table(self, state: State) -> list[tuple[int, ...] | None]:
+        if len(self._legal) >= _MEMO_LIMIT:  # long simulations: keep memory bounded
+            self._legal.clear()
+            self._single.clear()
+            self._feasible.clear()
+        table: list[tuple[int, ...] | None] = [None] * N_TYPES
+        self._legal[state] = table
+        return table
+
+    def is_legal(self, state: State, slot: int, t_real: int, t_eff: int | None = None) -> bool:
+        """May a die of type ``t_real`` go on ``slot``? Answers one slot (cheaper than
+        ``legal_slots`` on a state seen for the first time) and remembers the answer."""
+        if t_eff is not None and t_eff != t_real:
+            return slot in self.legal_slots(state, t_real, t_eff)
+        table = self._legal.get(state)
+        if table is None:
+            table = self._new_table(state)
+        row = table[t_real]
+        if row is not None:
+            return slot in row
+        if not 0 <= slot < self.n:
+            return False
+        bits = self._single.get(state)
+        if bits is None:
+            bits = self._single[state] = [0] * N_TYPES
+        b = bits[t_real]
+        if b >> (slot + 32) & 1:
+            return bool(b >> slot & 1)
+        ok = self._legal_uncached(state, slot, t_real, t_real)
+        bits[t_real] = b | 1 << (slot + 32) | int(ok) << slot
+        return ok
+
+    def why_illegal(self, state: State, slot: int, t_real: int, t_eff: int | None = None) -> str:
+        """A player-readable reason why the die may not go on ``slot`` ('' when it may)."""
+        t_eff = t_real if t_eff is None else t_eff
+        if not 0 <= slot < self.n:
+            return f"this card has no slot {slot + 1}"
+        if state[slot] != EMPTY:
+            return "that slot already holds a die"
+        if not self.is_open(state, slot):
+            if self.first >= 0 and state[self.first] == EMPTY:
+                return f"slot {self.first + 1} must be filled first"
+            if self.last[slot]:
+                return "that slot must be the last one filled"
+            return "that slot needs the dice beneath it first"
+        if not self._pred_ok(slot, t_real, t_eff):
+            return "the die does not match that slot's icon"
+        if not self._relations_ok(state, slot, t_eff):
+            return "the die breaks a relation with a die already on the card"
+        if self.feasibility and not self.feasible(self._with(state, slot, t_real)):
+            return "the card could no longer be completed (no dead placements)"
+        return ""
+
+    def _pred_ok(self, slot: int, t_real: int, t_eff: int) -> bool:
+        # "must be a split die" looks at the physical die; every other icon at its current colour.
+        return bool(self.pred[slot] >> (t_real if self.split_slot[slot] else t_eff) & 1)
+
+    def _relations_ok(self, state: State, slot: int, t_eff: int) -> bool:
+        for j, tab in self.pair_out[slot]:
+            tj = state[j]
+            if tj != EMPTY and not tab[t_eff] >> tj & 1:
+                return False
+        for c in self.clauses_of[slot]:
+            if all(state[s] != EMPTY for s in c.slots if s != slot):
+                trial = list(state)
+                trial[slot] = t_eff
+                if not _clause_holds(c, trial):
+                    return False
+        return True
+
+    def _legal_uncached(self, state: State, slot: int, t_real: int, t_eff: int) -> bool:
+        if not self.is_open(state, slot) or not self._pred_ok(slot, t_real, t_eff):
+            return False
+        if not self._relations_ok(state, slot, t_eff):
+            return False
+        return not self.feasibility or self.feasible(self._with(state, slot, t_real))
+
+    @staticmethod
+    def _with(state: State, slot: int, t: int) -> State:
+        return state[:slot] + (t,) + state[slot + 1:]
+
+    # -- safety (D.10) ----------------------------------------------------------------------
+    def removable(self, state: State) -> tuple[int, ...]:
+        """Filled slots whose die a penalty may take: not under another die, not a must-be-first
+        slot, and not one whose removal would leave the card impossible (D.6.3)."""
+        out = []
+        for s in range(self.n):
+            if state[s] == EMPTY or s == self.first:
+                continue
+            if any(state[j] != EMPTY for j in self.supported_by[s]):
+                continue
+            if self.feasibility and not self.feasible(self._with(state, s, EMPTY)):
+                continue
+            out.append(s)
+        return tuple(out)
+
+    # -- feasibility (D.6) ------------------------------------------------------------------
+    def feasible(self, state: State) -> bool:
+        """Can the empty slots be filled with die types in play so that every pending
+        constraint holds? (Constraints whose slots are all filled were checked when placed.)"""
+        hit = self._feasible.get(state)
+        if hit is None:
+            hit = self._feasible[state] = self._search(state)
+        return hit
+
+    def _search(self, state: State) -> bool:
+        empties = [i for i in range(self.n) if state[i] == EMPTY]
+        if not empties:
+            return True
+        dom: dict[int, int] = {}
+        for e in empties:
+            dom[e] = self.search_dom[e]
+        for i in range(self.n):
+            ti = state[i]
+            if ti != EMPTY:
+                for j, tab in self.pair_out[i]:
+                    if state[j] == EMPTY:
+                        dom[j] &= tab[ti]
+        if not all(dom.values()):
+            return False
+        order = sorted(empties, key=lambda e: bin(dom[e]).count("1"))
+        return self._backtrack(0, order, dom, list(state))
+
+    def _backtrack(self, k: int, order: list[int], dom: dict[int, int], assign: list[int]) -> bool:
+        if k == len(order):
+            return True
+        e = order[k]
+        d = dom[e]
+        while d:
+            low = d & -d
+            d ^= low
+            t = low.bit_length() - 1
+            assign[e] = t
+            ok = all(_clause_holds(c, assign) for c in self.clauses_of[e]
+                     if all(assign[s] != EMPTY for s in c.slots))
+            saved: list[tuple[int, int]] = []
+            if ok:
+                for j, tab in self.pair_out[e]:
+                    if assign[j] == EMPTY:
+                        nd = dom[j] & tab[t]
+                        saved.append((j, dom[j]))
+                        dom[j] = nd
+                        if not nd:
+                            ok = False
+                            break
+            if ok and self._backtrack(k + 1, order, dom, assign):
+                assign[e] = EMPTY
+                for j, old in saved:
+                    dom[j] = old
+                return True
+            for j, old in saved:
+                dom[j] = old
+        assign[e] = EMPTY
+        return False
+
+    def completion(self, state: State | None = None) -> State | None:
+        """One full assignment of die types that completes the card from ``state``, or None."""
+        state = self.empty if state is None else state
+        assign = list(state)
+
+        # fill in an order the card allows: repeatedly pick any open empty slot
+        def go_ordered() -> bool:
+            cur = tuple(assign)
+            opens = [s for s in range(self.n) if cur[s] == EMPTY and self.is_open(cur, s)]
+            if not opens:
+                return all(x != EMPTY for x in cur)
+            s = opens[0]
+            d = self.pred[s] & self.types_in_play
+            while d:
+                low = d & -d
+                d ^= low
+                t = low.bit_length() - 1
+                if self.is_legal(cur, s, t):
+                    assign[s] = t
+                    if go_ordered():
+                        return True
+                    assign[s] = EMPTY
+            return False
+
+        return tuple(assign) if go_ordered() else None
