@@ -22,7 +22,7 @@ from constraint import Problem  # python-constraint
 from fusegame.cards.catalogue import builtin_catalogue, load_catalogue
 from fusegame.cards.model import BombCard
 from fusegame.constraints import EMPTY, CompiledCard, _clause_holds
-from fusegame.dice import DiceSet, N_TYPES, type_colours, type_face
+from fusegame.dice import N_TYPES, DiceSet, type_colours, type_face
 from fusegame.rng import Rng
 
 

@@ -11,10 +11,11 @@ checked once, when its last die goes on), D.10 (safe dice).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import cache
 
-from fusegame.cards.model import CardShape, Clause, PredKind, Rel
-from fusegame.dice import N_TYPES, type_colours, type_face
+from fusegame.cards.model import CardShape, Clause, Comparison, Group, GroupTest, PredKind, Rel
+from fusegame.dice import COLOUR_SETS, N_TYPES, type_colours, type_face
 
 State = tuple[int, ...]
 EMPTY = -1
@@ -39,6 +40,46 @@ def _clause_holds(clause: Clause, assign: list[int] | State) -> bool:
     slots = clause.slots
     return clause.holds({s: type_colours(assign[s]) for s in slots},
                         {s: type_face(assign[s]) for s in slots})
+
+
+ClauseFn = Callable[[Sequence[int]], bool]
+
+
+def _compile_atom(atom: Comparison | GroupTest) -> ClauseFn:
+    """A fast test over a sequence of die types (faces are ``t % 6 + 1``, colours by table)."""
+    if isinstance(atom, GroupTest):
+        ms = atom.members
+        g = atom.group
+        if g is Group.SAME_NUMBER:
+            return lambda a: len({a[m] % 6 for m in ms}) == 1
+        if g is Group.DIFF_NUMBER:
+            return lambda a: len({a[m] % 6 for m in ms}) == len(ms)
+        if g is Group.SAME_COLOUR:
+            def same(a: Sequence[int]) -> bool:
+                common = 31
+                for m in ms:
+                    common &= COLOUR_SETS[a[m] // 6]
+                return common != 0
+            return same
+        pairs = [(x, y) for i, x in enumerate(ms) for y in ms[i + 1:]]
+        return lambda a: all(not COLOUR_SETS[a[x] // 6] & COLOUR_SETS[a[y] // 6] for x, y in pairs)
+    exprs = [tuple((sg, s, k) for sg, s, k in e) for e in atom.exprs]
+    ops = atom.ops
+
+    def compare(a: Sequence[int]) -> bool:
+        vals = [sum(sg * (a[s] % 6 + 1 if s >= 0 else k) for sg, s, k in e) for e in exprs]
+        for op, x, y in zip(ops, vals, vals[1:]):
+            if op == "=" and x != y or op == "<" and not x < y or op == ">" and not x > y:
+                return False
+        return True
+    return compare
+
+
+def compile_clause(clause: Clause) -> ClauseFn:
+    fns = [_compile_atom(a) for a in clause.alts]
+    if len(fns) == 1:
+        return fns[0]
+    return lambda a: any(f(a) for f in fns)
 
 
 class CompiledCard:
@@ -69,29 +110,43 @@ class CompiledCard:
             out[r.b].append((r.a, rev))
         self.pair_out = tuple(tuple(x) for x in out)
         self.clauses = shape.clauses
-        self.clauses_of = tuple(tuple(c for c in shape.clauses if i in c.slots) for i in range(n))
+        compiled = [(c.slots, compile_clause(c)) for c in shape.clauses]
+        # clauses_of[i]: (the clause's other slots, its test) for every clause that involves slot i
+        self.clauses_of: tuple[tuple[tuple[tuple[int, ...], ClauseFn], ...], ...] = tuple(
+            tuple((tuple(x for x in sl if x != i), fn) for sl, fn in compiled if i in sl) for i in range(n))
         reads_colour = any(s.pred.reads_colour for s in shape.slots) or any(
             r.rel.reads_colour for r in shape.relations) or any(c.reads_colour for c in shape.clauses)
         reads_number = any(s.pred.reads_number for s in shape.slots) or any(
             r.rel.reads_number for r in shape.relations) or any(c.reads_number for c in shape.clauses)
         # Types that no constraint on this card can tell apart are interchangeable for the
         # feasibility search: keep one representative of each class.
-        seen: set[tuple[object, ...]] = set()
+        rep_of: dict[tuple[object, ...], int] = {}
+        canon = list(range(N_TYPES))
         reps = 0
         for t in range(N_TYPES):
             if not types_in_play >> t & 1:
                 continue
             key = (tuple(p >> t & 1 for p in self.pred),
                    type_colours(t) if reads_colour else 0, type_face(t) if reads_number else 0)
-            if key not in seen:
-                seen.add(key)
+            if key not in rep_of:
+                rep_of[key] = t
                 reps |= 1 << t
+            canon[t] = rep_of[key]
+        #: canon[t]: the representative of t's class. Every answer about a card is the same for
+        #: equivalent types, so callers may key states by representatives (far fewer states).
+        self.canon: tuple[int, ...] = tuple(canon)
         self.search_dom = tuple(p & reps for p in self.pred)
         self.empty: State = (EMPTY,) * n
         self._legal: dict[State, list[tuple[int, ...] | None]] = {}
         self._legal_temp: dict[tuple[State, int], tuple[int, ...]] = {}
-        self._single: dict[State, list[int]] = {}  # is_legal answers: bit s+32 known, bit s legal
+        self._single: dict[State, list[int]] = {}
+        self._removable: dict[State, tuple[int, ...]] = {}  # is_legal answers: bit s+32 known, bit s legal
         self._feasible: dict[State, bool] = {}
+
+    def key(self, state: State) -> State:
+        """``state`` with every die type replaced by its class representative."""
+        canon = self.canon
+        return tuple(t if t == EMPTY else canon[t] for t in state)
 
     # -- order (D.5) ------------------------------------------------------------------------
     def is_open(self, state: State, slot: int) -> bool:
@@ -138,6 +193,7 @@ class CompiledCard:
             self._legal.clear()
             self._single.clear()
             self._feasible.clear()
+            self._removable.clear()
         table: list[tuple[int, ...] | None] = [None] * N_TYPES
         self._legal[state] = table
         return table
@@ -195,11 +251,11 @@ class CompiledCard:
             tj = state[j]
             if tj != EMPTY and not tab[t_eff] >> tj & 1:
                 return False
-        for c in self.clauses_of[slot]:
-            if all(state[s] != EMPTY for s in c.slots if s != slot):
+        for others, fn in self.clauses_of[slot]:
+            if all(state[s] != EMPTY for s in others):
                 trial = list(state)
                 trial[slot] = t_eff
-                if not _clause_holds(c, trial):
+                if not fn(trial):
                     return False
         return True
 
@@ -218,6 +274,9 @@ class CompiledCard:
     def removable(self, state: State) -> tuple[int, ...]:
         """Filled slots whose die a penalty may take: not under another die, not a must-be-first
         slot, and not one whose removal would leave the card impossible (D.6.3)."""
+        hit = self._removable.get(state)
+        if hit is not None:
+            return hit
         out = []
         for s in range(self.n):
             if state[s] == EMPTY or s == self.first:
@@ -227,7 +286,8 @@ class CompiledCard:
             if self.feasibility and not self.feasible(self._with(state, s, EMPTY)):
                 continue
             out.append(s)
-        return tuple(out)
+        hit = self._removable[state] = tuple(out)
+        return hit
 
     # -- feasibility (D.6) ------------------------------------------------------------------
     def feasible(self, state: State) -> bool:
@@ -266,8 +326,15 @@ class CompiledCard:
             d ^= low
             t = low.bit_length() - 1
             assign[e] = t
-            ok = all(_clause_holds(c, assign) for c in self.clauses_of[e]
-                     if all(assign[s] != EMPTY for s in c.slots))
+            ok = True
+            for others, fn in self.clauses_of[e]:
+                for s in others:
+                    if assign[s] == EMPTY:
+                        break
+                else:
+                    if not fn(assign):
+                        ok = False
+                        break
             saved: list[tuple[int, int]] = []
             if ok:
                 for j, tab in self.pair_out[e]:

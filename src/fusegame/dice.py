@@ -85,11 +85,15 @@ class DiceSet:
         return cls(tuple(out))
 
     def text(self) -> str:
+        """Runs of equal dice in die-id order (``DiceSet.parse(d.text()) == d``)."""
         parts: list[str] = []
-        for mask in COLOUR_SETS:
-            n = self.colours.count(mask)
-            if n:
-                parts.append(f"{n}{colours_text(mask)}")
+        i = 0
+        while i < len(self.colours):
+            j = i
+            while j < len(self.colours) and self.colours[j] == self.colours[i]:
+                j += 1
+            parts.append(f"{j - i}{colours_text(self.colours[i])}")
+            i = j
         return " ".join(parts)
 
     @property

@@ -19,7 +19,7 @@ Every error names the file, the card and, for notation errors, the character pos
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -49,7 +49,7 @@ class Catalogue:
 
     bombs: tuple[BombCard, ...]
     fuses: tuple[FuseCard, ...]
-    origin: str = "built-in"
+    origin: str = field(default="built-in", compare=False)
 
     def bomb(self, card_id: str) -> BombCard:
         for b in self.bombs:

@@ -77,14 +77,19 @@ class Decision:
 
 
 class HandCard:
-    """A bomb card in front of a player, with the dice on its slots."""
+    """A bomb card in front of a player, with the dice on its slots.
 
-    __slots__ = ("card", "dice", "types")
+    ``types`` caches the die type on each slot; ``key`` is the same with each type replaced by its
+    class representative for this card (``CompiledCard.canon``), the key of the card's tables.
+    """
+
+    __slots__ = ("card", "dice", "types", "key")
 
     def __init__(self, card: str, n: int) -> None:
         self.card = card
         self.dice: list[int] = [EMPTY] * n
         self.types: tuple[int, ...] = (EMPTY,) * n
+        self.key: tuple[int, ...] = self.types
 
     @property
     def complete(self) -> bool:
@@ -92,8 +97,14 @@ class HandCard:
 
     def copy(self) -> HandCard:
         h = HandCard.__new__(HandCard)
-        h.card, h.dice, h.types = self.card, self.dice[:], self.types
+        h.card, h.dice, h.types, h.key = self.card, self.dice[:], self.types, self.key
         return h
+
+    def set_slot(self, slot: int, die: int, t: int, canon: tuple[int, ...]) -> None:
+        """Put ``die`` of type ``t`` on ``slot`` (``die`` EMPTY: clear it)."""
+        self.dice[slot] = die
+        self.types = self.types[:slot] + (t,) + self.types[slot + 1:]
+        self.key = self.key[:slot] + (t if t == EMPTY else canon[t],) + self.key[slot + 1:]
 
 
 _COMPILED: dict[tuple[BombCard, int, bool], CompiledCard] = {}
@@ -223,48 +234,54 @@ class GameState:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (or of every seat), stamped with the current time."""
-        if seat is None:
-            return [a for s in range(self.players) for a in self.legal_actions(s)]
         acts: list[Action] = []
-        if self.outcome or self.is_chance:
+        if self.outcome is not None or self.is_chance:
             return acts
         at = self.time_ms
+        seats = range(self.players) if seat is None else (seat,)
         if self.removals:
-            return [GiveUp(seat, at, d) for d in self.removals.get(seat, ())]
+            return [GiveUp(s, at, d) for s in seats for d in self.removals.get(s, ())]
         if self.phase is Phase.PENALTY:
-            if seat == self.leader:
+            if self.leader in seats:
                 seen: set[int] = set()
                 for d in self.unused:
                     cs = self.dice.colours[d]
                     if cs not in seen:  # dice of one colour set are interchangeable here
                         seen.add(cs)
-                        acts.append(RerollUnused(seat, at, d))
+                        acts.append(RerollUnused(self.leader, at, d))
             return acts
         if self.phase is not Phase.DISTRIBUTE:
             return acts
-        if any(p[0] == seat for p in self.picks):
-            acts += [TakeCard(seat, at, c) for c in self._pick_options()]
-            if self.config.setup is Setup.STACKS and self.fuse_deck and not any(
-                    p[2] for p in self.picks if p[0] == seat):
-                acts.append(RevealFuse(seat, at))
         free = self.free
-        if free and self._may_place(seat):
-            types = self.types
-            for hc in self.hands[seat]:
-                st = hc.types
+        types = self.types
+        quota_ = self.quota
+        for s in seats:
+            if self.picks and any(p[0] == s for p in self.picks):
+                acts += [TakeCard(s, at, c) for c in self._pick_options()]
+                if self.config.setup is Setup.STACKS and self.fuse_deck and not any(
+                        p[2] for p in self.picks if p[0] == s):
+                    acts.append(RevealFuse(s, at))
+            if not free or self.done[s] or self.taken[s] >= quota_:
+                continue
+            open_card = False
+            for hc in self.hands[s]:
+                st = hc.key
                 if EMPTY not in st:
                     continue
+                open_card = True
                 rules = self._compiled[hc.card]
                 table = rules.slot_table(st)
+                canon = rules.canon
                 card = hc.card
                 for d in free:
-                    t = types[d]
+                    t = canon[types[d]]
                     slots = table[t]
                     if slots is None:
                         slots = rules.legal_slots(st, t)
                     for slot in slots:
-                        acts.append(Place(seat, at, d, card, slot))
-            acts.append(Done(seat, at))
+                        acts.append(Place(s, at, d, card, slot))
+            if open_card:
+                acts.append(Done(s, at))
         return acts
 
     # ================================================================== apply
@@ -331,7 +348,8 @@ class GameState:
                 raise IllegalPlacement(f"{a.card} is not one of your cards")
             if hc.complete:
                 raise IllegalPlacement(f"{a.card} is already complete")
-            why = self._compiled[a.card].why_illegal(hc.types, a.slot, self.die_type(a.die))
+            rules = self._compiled[a.card]
+            why = rules.why_illegal(hc.key, a.slot, rules.canon[self.types[a.die]])
             if why:
                 label = self.die_label(a.die)
                 raise IllegalPlacement(f"{label} cannot go on {a.card} slot {a.slot + 1}: {why}")
@@ -373,8 +391,7 @@ class GameState:
     def _place(self, a: Place, ev: list[Event]) -> None:
         hc = self.hand_card(a.seat, a.card)
         assert hc is not None
-        hc.dice[a.slot] = a.die
-        hc.types = hc.types[:a.slot] + (self.types[a.die],) + hc.types[a.slot + 1:]
+        hc.set_slot(a.slot, a.die, self.types[a.die], self._compiled[a.card].canon)
         self.taken[a.seat] += 1
         self.free.remove(a.die)
         ev.append(Event("die_placed", {"seat": a.seat, "die": self.die_label(a.die), "die_id": a.die,
@@ -450,7 +467,7 @@ class GameState:
         for hc in self.hands[seat]:
             if hc.complete:
                 continue
-            for s in self._compiled[hc.card].removable(hc.types):
+            for s in self._compiled[hc.card].removable(hc.key):
                 d = hc.dice[s]
                 if matches(self.dice.colours[d], self.faces[d]):
                     yield d
@@ -459,8 +476,7 @@ class GameState:
         for hc in self.hands[seat]:
             if die in hc.dice:
                 s = hc.dice.index(die)
-                hc.dice[s] = EMPTY
-                hc.types = hc.types[:s] + (EMPTY,) + hc.types[s + 1:]
+                hc.set_slot(s, EMPTY, EMPTY, ())
                 insort(self.bag, die)
                 ev.append(Event("die_returned", {"seat": seat, "die": self.die_label(die), "die_id": die,
                                                  "card": hc.card, "slot": s, "reason": self.removal_reason}))
@@ -606,6 +622,13 @@ class GameState:
         self._advance(ev, False)
         return ev
 
+    def settle(self, chance: bool = False) -> list[Event]:
+        """Run the automatic steps a freshly edited position is due (end a finished distribution,
+        refill the row, start the penalty, end the turn), as ``apply`` does after every action."""
+        ev: list[Event] = []
+        self._advance(ev, chance)
+        return ev
+
     def sample_chance(self) -> list[Event]:
         """Resolve the pending chance event with the game's own generator."""
         ev: list[Event] = []
@@ -641,7 +664,7 @@ class GameState:
             "stacks": {str(k): v[:] for k, v in self.stacks.items()}, "fuse_deck": self.fuse_deck[:],
             "score_pile": self.score_pile[:], "fuses_activated": self.fuses_activated[:],
             "turn": self.turn, "leader": self.leader, "phase": self.phase.value,
-            "rolled": self.rolled[:], "taken": self.taken[:], "done": self.done[:],
+            "rolled": self.rolled[:], "free": self.free[:], "taken": self.taken[:], "done": self.done[:],
             "picks": [p[:] for p in self.picks],
             "removals": {str(k): list(v) for k, v in self.removals.items()},
             "removal_reason": self.removal_reason, "refills": self.refills,
@@ -674,15 +697,18 @@ class GameState:
         g.unused, g.penalty_die = list(d["unused"]), d["penalty_die"]
         g.outcome = Outcome.from_dict(d["outcome"]) if d["outcome"] else None
         g.refresh_types()
+        if "free" in d:  # dice of the roll on cards since defused are neither free nor placed
+            g.free = list(d["free"])
         return g
 
     def refresh_types(self) -> None:
-        """Recompute the derived caches (die types, dice left in the middle) after editing the
-        dice, faces, cards or roll directly, as scenarios and ``from_dict`` do."""
+        """Recompute the derived caches (die types; the dice left in the middle, taken to be the
+        rolled dice not on a card) after editing dice, faces, cards or the roll directly."""
         self.types = [die_type(c, f) for c, f in zip(self.dice.colours, self.faces)]
         for hand in self.hands:
             for hc in hand:
                 hc.types = tuple(EMPTY if x == EMPTY else self.types[x] for x in hc.dice)
+                hc.key = self._compiled[hc.card].key(hc.types)
         placed = {d for hand in self.hands for hc in hand for d in hc.dice}
         self.free = [d for d in self.rolled if d not in placed] if self.phase is Phase.DISTRIBUTE else []
 

@@ -1,0 +1,355 @@
+"""The ``fuse`` command: cards, simulation, records.
+
+    fuse cards [--set fuse] [--json] [--cards FILE]
+    fuse cards validate FILE
+    fuse sim --players 4 --difficulty standard --games 200 --seed 1 --policy random [--json]
+    fuse new --players 4 --seed 1 --out game.json [--play]
+    fuse replay game.json [--board]
+
+Every expected problem (a bad option, an unreadable file) is reported as one line on stderr with
+exit code 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from typer.core import TyperGroup
+
+from fusegame.cards.catalogue import SETS, CardDataError, Catalogue, builtin_catalogue, load_catalogue
+from fusegame.observe import clock, render_text
+from fusegame.record import GameRecord, RecordError, replay
+from fusegame.rules.actions import Action, ActionParseError, RerollUnused
+from fusegame.rules.config import ConfigError, GameConfig
+from fusegame.rules.events import Event
+from fusegame.rules.state import GameState, IllegalAction
+from fusegame.sim import POLICIES, Pace, get_policy, play_game, run_batch
+
+#: Problems that mean "the user asked for something that cannot be done": one line, exit 2.
+USER_ERRORS: tuple[type[Exception], ...] = (ConfigError, CardDataError, RecordError, ActionParseError,
+                                            IllegalAction, ValueError, OSError)
+
+# Typer vendors click in recent versions and uses click itself in older ones: find its
+# ClickException class through a public Typer exception instead of importing either.
+_CLICK_EXCEPTION: type[Exception] = next(
+    k for k in typer.BadParameter.__mro__ if k.__name__ == "ClickException")
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    """Print one line on stderr and exit."""
+    line = " ".join(str(message).split())
+    typer.echo(f"fuse: error: {line}", err=True)
+    raise typer.Exit(code)
+
+
+class _OneLineErrors(TyperGroup):
+    """Usage errors (unknown option, bad value) as one line on stderr with exit code 2."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
+        except _CLICK_EXCEPTION as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # `fuse` alone: show the help
+                e.show()  # type: ignore[attr-defined]
+                code = 0
+            else:
+                msg = e.format_message()  # type: ignore[attr-defined]
+                typer.echo(f"fuse: error: {' '.join(str(msg).split())}", err=True)
+                code = int(getattr(e, "exit_code", 2))
+            if not standalone_mode:
+                raise
+            sys.exit(code)
+        except (typer.Abort, KeyboardInterrupt):
+            if not standalone_mode:
+                raise
+            typer.echo("fuse: aborted", err=True)
+            sys.exit(1)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True,
+                  pretty_exceptions_enable=False,
+                  help="FUSE, the real-time cooperative dice game: cards, simulations, game records.")
+cards_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
+                        help="List the card catalogue, or validate a catalogue file.")
+app.add_typer(cards_app, name="cards")
+
+CardsOpt = Annotated[Path | None, typer.Option("--cards", help="Card catalogue file (TOML) to use "
+                                                                "instead of the built-in cards.")]
+
+
+def _catalogue(path: Path | None) -> Catalogue:
+    return load_catalogue(path) if path is not None else builtin_catalogue()
+
+
+def _guard(fn: Callable[[], None]) -> None:
+    """Run ``fn``; expected errors become one line on stderr and exit code 2."""
+    try:
+        fn()
+    except typer.Exit:
+        raise
+    except BrokenPipeError:  # e.g. `fuse replay game.json | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(0) from None
+    except USER_ERRORS as e:
+        _fail(str(e))
+
+
+# ====================================================================== cards
+def card_rows(catalogue: Catalogue, card_set: str | None) -> list[dict[str, Any]]:
+    """The catalogue as plain rows: bombs then fuse cards."""
+    rows: list[dict[str, Any]] = []
+    for b in catalogue.bombs:
+        if card_set is None or b.set == card_set:
+            rows.append({"id": b.id, "set": b.set, "kind": "bomb", "points": b.points,
+                         "notation": b.notation, "slots": b.shape.size, "layout": b.shape.layout.value,
+                         "name": b.name, "source": b.source})
+    for f in catalogue.fuses:
+        if card_set is None or f.set == card_set:
+            rows.append({"id": f.id, "set": f.set, "kind": "fuse", "points": None, "notation": f.symbol,
+                         "slots": None, "layout": None, "name": f.text, "source": None})
+    return rows
+
+
+@cards_app.callback(invoke_without_command=True)
+def cards(
+    ctx: typer.Context,
+    card_set: Annotated[str, typer.Option("--set", help=f"Card set: {', '.join(SETS)} or all.")] = "fuse",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
+    cards_file: CardsOpt = None,
+) -> None:
+    """List the cards (bomb and fuse cards) of a set."""
+    if ctx.invoked_subcommand is not None:
+        return
+
+    def run() -> None:
+        if card_set not in (*SETS, "all"):
+            raise ValueError(f"unknown card set {card_set!r} (choose from {', '.join(SETS)}, all)")
+        rows = card_rows(_catalogue(cards_file), None if card_set == "all" else card_set)
+        if as_json:
+            typer.echo(json.dumps(rows, indent=1))
+            return
+        table = Table(title=f"{card_set} cards ({sum(r['kind'] == 'bomb' for r in rows)} bomb, "
+                            f"{sum(r['kind'] == 'fuse' for r in rows)} fuse)")
+        for col in ("id", "set", "kind", "points", "notation", "name"):
+            table.add_column(col, justify="right" if col == "points" else "left")
+        for r in rows:
+            cells = (r["id"], r["set"], r["kind"], "" if r["points"] is None else str(r["points"]),
+                     r["notation"], r["name"] or "")
+            table.add_row(*(Text(c) for c in cells))  # plain text: "[5]" is not Rich markup
+        Console().print(table)
+
+    _guard(run)
+
+
+@cards_app.command("validate")
+def cards_validate(file: Annotated[Path, typer.Argument(help="Catalogue file (TOML) to check.")]) -> None:
+    """Check a catalogue file: prints "OK: N bomb cards, M fuse cards" or the error (exit code 2)."""
+    def run() -> None:
+        cat = load_catalogue(file)
+        typer.echo(f"OK: {len(cat.bombs)} bomb cards, {len(cat.fuses)} fuse cards")
+
+    _guard(run)
+
+
+# ====================================================================== games
+def make_config(players: int, difficulty: str, setup: str, six_point_cards: bool, strict_fuse: bool,
+                untimed: bool, cards_file: Path | None) -> GameConfig:
+    cards = load_catalogue(cards_file) if cards_file is not None else None
+    return GameConfig(players=players, difficulty=difficulty,  # type: ignore[arg-type]
+                      setup=setup,  # type: ignore[arg-type]
+                      six_point_cards=six_point_cards, feasibility=not strict_fuse,
+                      time_limit=None if untimed else 600, cards=cards)
+
+
+Players = Annotated[int, typer.Option("--players", "-p", help="Number of players (1-5).")]
+DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d",
+                                            help="training, standard, expert, elite or insane.")]
+SetupOpt = Annotated[str, typer.Option("--setup", help="standard, single-deck or stacks.")]
+SixOpt = Annotated[bool, typer.Option("--six-point-cards", help="Put the 6-point cards in the deck.")]
+StrictOpt = Annotated[bool, typer.Option("--strict-fuse", help="Allow placements that leave a card "
+                                                               "impossible (no feasibility rule).")]
+UntimedOpt = Annotated[bool, typer.Option("--untimed", help="No time limit (unofficial score).")]
+
+
+@app.command()
+def sim(
+    players: Players = 4,
+    difficulty: DifficultyOpt = "standard",
+    games: Annotated[int, typer.Option("--games", "-g", help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Batch seed (same seed, same results).")] = 0,
+    policy: Annotated[str, typer.Option("--policy", help=f"Policy: {', '.join(POLICIES)}.")] = "random",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    cards_file: CardsOpt = None,
+    setup: SetupOpt = "standard",
+    six_point_cards: SixOpt = False,
+    strict_fuse: StrictOpt = False,
+    untimed: UntimedOpt = False,
+    turn_seconds: Annotated[float, typer.Option(help="Pace model: seconds per turn.")] = 12.0,
+    die_seconds: Annotated[float, typer.Option(help="Pace model: extra seconds per die rolled.")] = 1.0,
+) -> None:
+    """Simulate games and print games, wins, losses, mean score, mean turns and games per second."""
+    def run() -> None:
+        config = make_config(players, difficulty, setup, six_point_cards, strict_fuse, untimed, cards_file)
+        pol = get_policy(policy)
+        pace = Pace(turn_seconds, die_seconds)
+        if games < 1:
+            raise ValueError("--games must be at least 1")
+        err = Console(stderr=True)
+        if err.is_terminal and games >= 20:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                          console=err, transient=True) as bar:
+                task = bar.add_task("sim", total=games)
+                stats = run_batch(config, games, seed, pol, pace=pace,
+                                  progress=lambda done, total: bar.update(task, completed=done))
+        else:
+            stats = run_batch(config, games, seed, pol, pace=pace)
+        if as_json:
+            typer.echo(json.dumps(stats.to_dict()))
+            return
+        typer.echo(f"games:            {stats.games}")
+        typer.echo(f"wins:             {stats.wins} ({100 * stats.win_rate:.1f}%)")
+        typer.echo(f"losses:           {stats.losses}")
+        typer.echo(f"mean score:       {stats.mean_score:.2f}")
+        typer.echo(f"mean turns:       {stats.mean_turns:.2f}")
+        typer.echo(f"games per second: {stats.games_per_second:.1f}")
+
+    _guard(run)
+
+
+@app.command()
+def new(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the game record (JSON).")],
+    players: Players = 4,
+    difficulty: DifficultyOpt = "standard",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed.")] = 0,
+    cards_file: CardsOpt = None,
+    setup: SetupOpt = "standard",
+    six_point_cards: SixOpt = False,
+    strict_fuse: StrictOpt = False,
+    untimed: UntimedOpt = False,
+    play: Annotated[bool, typer.Option("--play", help="Play the game out with the random policy "
+                                                      "(simulated pace) and record every action.")] = False,
+) -> None:
+    """Start a game and write its record (config + seed; with --play, a whole simulated game)."""
+    def run() -> None:
+        config = make_config(players, difficulty, setup, six_point_cards, strict_fuse, untimed, cards_file)
+        if play:
+            record = play_game(config, seed, get_policy("random"), record=True).record
+            assert record is not None
+        else:
+            record = GameRecord(config, seed)
+            record.initial_state()  # check that the game can be set up
+        record.save(out)
+        o = record.outcome
+        result = "" if o is None else (f", {'won' if o.won else 'lost'} ({o.reason.value}), "
+                                       f"score {o.score.total}")
+        typer.echo(f"wrote {out}: {players} players, seed {seed}, {len(record.actions)} actions{result}")
+
+    _guard(run)
+
+
+# ====================================================================== replay
+def _who(action: Action) -> str:
+    return "clock" if action.seat < 0 else f"P{action.seat + 1}"
+
+
+def describe_turn_start(state: GameState, turn: int) -> str:
+    dice = " ".join(state.die_label(d) for d in state.rolled) or "no dice"
+    return f"── Turn {turn} · P{state.leader + 1} rolls {dice}"
+
+
+def replay_lines(record: GameRecord, board: bool = False) -> list[str]:
+    """The game turn by turn, in words."""
+    state = record.initial_state()
+    cfg = record.config
+    lines = [f"FUSE · {cfg.players} players · {cfg.difficulty.value} · setup {cfg.setup.value} · "
+             f"seed {record.seed} · {len(record.actions)} actions"]
+    if board:
+        lines.append(render_text(state))
+    lines.append(describe_turn_start(state, 1))
+    turn = 1
+    for action, events, after in replay(record, start=state):
+        stamp = f"[{clock(after.time_ms)}]"
+        words: list[str] = []
+        new_turn: list[Event] = []
+        for ev in events:
+            if ev.kind == "dice_rolled":
+                new_turn.append(ev)
+            elif ev.kind != "turn_ended":
+                words.append(str(ev))
+        if not words and not new_turn:
+            words.append(f"{_who(action)}: {action}")
+        elif isinstance(action, RerollUnused):
+            words.insert(0, f"P{action.seat + 1} chooses to reroll {after.die_label(action.die)}")
+        for w in words:
+            lines.append(f"  {stamp} {w}")
+        for ev in new_turn:
+            if board:
+                lines.append(render_text(after))
+            turn += 1
+            lines.append(f"── Turn {turn} · {ev}")
+    lines += final_lines(state)
+    return lines
+
+
+def final_lines(state: GameState) -> list[str]:
+    o = state.outcome
+    if o is None:
+        return ["", f"The record ends in turn {state.turn} before the game is over "
+                    f"(score so far {sum(state.bomb(c).points for c in state.score_pile)} bomb points)."]
+    s = o.score
+    left = "untimed" if o.time_left_ms is None else f"{clock(o.time_left_ms)} left"
+    return [
+        "",
+        f"Result: {'WON' if o.won else 'LOST'} ({o.reason.value}), {left}" + ("" if o.official else
+                                                                                " (unofficial)"),
+        "Score:",
+        f"  win bonus     {s.win_bonus:>4}",
+        f"  time bonus    {s.time_bonus:>4}",
+        f"  bomb cards    {s.bomb_points:>4}  ({len(state.score_pile)} defused)",
+        f"  fuse cards    {s.fuse_points:>4}  ({len(state.fuses_activated)} gone off)",
+        f"  total         {s.total:>4}",
+    ]
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="Game record (JSON) to replay.")],
+    board: Annotated[bool, typer.Option("--board", help="Draw the table at every turn.")] = False,
+    cards_file: CardsOpt = None,
+) -> None:
+    """Replay a game record turn by turn, with each action, its events and the final score."""
+    def run() -> None:
+        record = GameRecord.load(file)
+        if cards_file is not None:  # a record made with a card file that is not embedded in it
+            record.config = record.config.with_(cards=load_catalogue(cards_file))
+        for line in replay_lines(record, board):
+            typer.echo(line)
+
+    _guard(run)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``fuse`` command."""
+    app(args=list(argv) if argv is not None else None, prog_name="fuse")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

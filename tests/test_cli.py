@@ -1,0 +1,199 @@
+"""The ``fuse`` command, through Typer's CliRunner and as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fusegame.cli import app
+from fusegame.record import GameRecord
+
+DATA = Path(__file__).resolve().parent / "data"
+MINI = str(DATA / "mini_cards.toml")
+runner = CliRunner()
+
+CARD_KEYS = {"id", "set", "kind", "points", "notation"}
+SIM_KEYS = {"games", "wins", "losses", "mean_score", "mean_turns", "games_per_second"}
+
+
+def test_cards_json_keys() -> None:
+    res = runner.invoke(app, ["cards", "--json", "--cards", MINI])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    assert len(rows) == 65
+    assert all(CARD_KEYS <= set(r) for r in rows)
+    bombs = [r for r in rows if r["kind"] == "bomb"]
+    fuses = [r for r in rows if r["kind"] == "fuse"]
+    assert len(bombs) == 54 and len(fuses) == 11
+    assert all(isinstance(r["points"], int) for r in bombs)
+    assert all(r["points"] is None for r in fuses)
+    assert sorted(r["notation"] for r in fuses) == sorted("1 2 3 4 5 6 R B G Y K".split())
+    assert {r["set"] for r in rows} == {"fuse"}
+
+
+def test_cards_json_builtin() -> None:
+    res = runner.invoke(app, ["cards", "--json", "--set", "fuse"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    assert all(CARD_KEYS <= set(r) for r in rows)
+    assert all((r["points"] is None) == (r["kind"] == "fuse") for r in rows)
+
+
+def test_cards_table() -> None:
+    res = runner.invoke(app, ["cards", "--cards", MINI], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "M01" in res.stdout and "MZ11" in res.stdout and "54 bomb" in res.stdout
+
+
+def test_cards_validate_ok() -> None:
+    res = runner.invoke(app, ["cards", "validate", MINI])
+    assert res.exit_code == 0
+    assert res.stdout.strip() == "OK: 54 bomb cards, 11 fuse cards"
+
+
+def test_cards_validate_error(tmp_path: Path) -> None:
+    text = (DATA / "mini_cards.toml").read_text().replace('notation = "# < #"', 'notation = "# < < #"', 1)
+    bad = tmp_path / "bad_cards.toml"
+    bad.write_text(text)
+    res = runner.invoke(app, ["cards", "validate", str(bad)])
+    assert res.exit_code == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and res.stdout == ""
+    assert str(bad) in lines[0] and "card M14" in lines[0] and "character 5" in lines[0]
+    assert "Traceback" not in res.output
+
+
+def _sim(*extra: str) -> dict[str, float]:
+    res = runner.invoke(app, ["sim", "--players", "2", "--games", "6", "--seed", "3", "--json",
+                              "--cards", MINI, *extra])
+    assert res.exit_code == 0, res.output
+    data: dict[str, float] = json.loads(res.stdout)
+    assert set(data) == SIM_KEYS
+    return data
+
+
+def test_sim_json_is_deterministic() -> None:
+    a, b = _sim(), _sim()
+    assert a["games"] == 6 and a["wins"] + a["losses"] == 6 and a["games_per_second"] > 0
+    a.pop("games_per_second")
+    b.pop("games_per_second")
+    assert a == b
+    c = _sim("--difficulty", "training")
+    c.pop("games_per_second")
+    assert c != a
+
+
+@pytest.mark.parametrize("extra", [
+    ["--setup", "stacks"], ["--setup", "single-deck"], ["--six-point-cards"], ["--strict-fuse"],
+    ["--untimed"], ["--difficulty", "insane"],
+])
+def test_sim_options(extra: list[str]) -> None:
+    data = _sim(*extra)
+    assert data["games"] == 6
+
+
+def test_sim_text_output() -> None:
+    res = runner.invoke(app, ["sim", "--players", "3", "--games", "3", "--seed", "1", "--cards", MINI])
+    assert res.exit_code == 0, res.output
+    for word in ("games:", "wins:", "losses:", "mean score:", "mean turns:", "games per second:"):
+        assert word in res.stdout
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["sim", "--players", "7"], "1 to 5 players"),
+    (["sim", "--difficulty", "hard"], "unknown difficulty 'hard'"),
+    (["sim", "--setup", "pyramid"], "unknown setup"),
+    (["sim", "--policy", "genius"], "unknown policy"),
+    (["sim", "--games", "0"], "at least 1"),
+    (["sim", "--cards", "/no/such/file.toml"], "cannot read file"),
+    (["sim", "--players", "many"], "--players"),
+    (["sim", "--frobnicate"], "No such option"),
+    (["cards", "--set", "chess"], "unknown card set"),
+    (["cards", "validate", "/no/such/cards.toml"], "cannot read file"),
+    (["replay", "/no/such/game.json"], "cannot read file"),
+    (["new", "--players", "0", "--out", "x.json"], "1 to 5 players"),
+])
+def test_bad_options_give_one_line_and_exit_2(args: list[str], needle: str) -> None:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("fuse: error: ") and needle in lines[0]
+    assert "Traceback" not in res.output and res.stdout == ""
+
+
+def test_new_and_replay(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    res = runner.invoke(app, ["new", "--players", "2", "--seed", "5", "--out", str(out), "--play",
+                              "--cards", MINI])
+    assert res.exit_code == 0, res.output
+    record = GameRecord.load(out)
+    assert record.outcome is not None and len(record.actions) > 10
+    res = runner.invoke(app, ["replay", str(out)])
+    assert res.exit_code == 0, res.output
+    text = res.stdout
+    assert "── Turn 1 · P" in text and "── Turn 2 · P" in text
+    assert " places " in text
+    sc = record.outcome.score
+    for part, value in (("win bonus", sc.win_bonus), ("time bonus", sc.time_bonus),
+                        ("bomb cards", sc.bomb_points), ("fuse cards", sc.fuse_points), ("total", sc.total)):
+        assert re.search(rf"^  {part} +{value}\b", text, re.M), part
+    assert ("WON" if record.outcome.won else "LOST") in text
+    res = runner.invoke(app, ["replay", str(out), "--board"])
+    assert res.exit_code == 0 and "Bag:" in res.stdout
+
+
+def test_new_without_play_and_replay_of_an_unfinished_record(tmp_path: Path) -> None:
+    out = tmp_path / "fresh.json"
+    res = runner.invoke(app, ["new", "--players", "3", "--seed", "2", "--out", str(out), "--cards", MINI])
+    assert res.exit_code == 0, res.output
+    assert GameRecord.load(out).actions == []
+    res = runner.invoke(app, ["replay", str(out)])
+    assert res.exit_code == 0 and "── Turn 1" in res.stdout and "before the game is over" in res.stdout
+
+
+def test_replay_of_a_bad_record(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "fusegame-record", "version": 1, "config": {}, "seed": 1, '
+                   '"actions": ["p0 fly"]}')
+    res = runner.invoke(app, ["replay", str(bad)])
+    assert res.exit_code == 2
+    assert res.stderr.count("\n") == 1 and "action 1" in res.stderr and str(bad) in res.stderr
+
+
+def _fuse() -> list[str]:
+    exe = shutil.which("fuse")
+    assert exe is not None, "the `fuse` console script is not installed (pip install -e .)"
+    return [exe]
+
+
+def test_real_fuse_command() -> None:
+    res = subprocess.run([*_fuse(), "cards", "--json", "--cards", MINI], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)
+    assert len(rows) == 65 and all(CARD_KEYS <= set(r) for r in rows)
+    res = subprocess.run([*_fuse(), "sim", "--players", "2", "--games", "3", "--seed", "1", "--json",
+                          "--cards", MINI], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert set(json.loads(res.stdout)) == SIM_KEYS
+    assert res.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_real_fuse_command_bad_option() -> None:
+    res = subprocess.run([*_fuse(), "sim", "--players", "7"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2
+    assert res.stdout == "" and res.stderr == "fuse: error: FUSE is for 1 to 5 players\n"
+
+
+def test_main_as_module() -> None:
+    res = subprocess.run([sys.executable, "-c", "from fusegame.cli import main; main(['cards', 'validate', "
+                          f"{MINI!r}])"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.startswith("OK: 54 bomb cards")
