@@ -11,9 +11,32 @@
 from fusegame.cards import BombCard, CardDataError, Catalogue, FuseCard, builtin_catalogue, load_catalogue
 from fusegame.dice import DiceSet
 from fusegame.rules import (
-    Action, ActionParseError, BadTime, ConfigError, Decision, Difficulty, Done, Event, GameConfig,
-    GameOverError, GameState, GiveUp, IllegalAction, IllegalPlacement, NotYourDecision, Outcome, Phase,
-    Place, RerollUnused, RevealFuse, Score, Setup, TakeCard, Termination, Tick, new_game,
+    Action,
+    ActionParseError,
+    BadTime,
+    ConfigError,
+    Decision,
+    Difficulty,
+    Done,
+    Event,
+    GameConfig,
+    GameOverError,
+    GameState,
+    GiveUp,
+    IllegalAction,
+    IllegalPlacement,
+    NotYourDecision,
+    Outcome,
+    Phase,
+    Place,
+    RerollUnused,
+    RevealFuse,
+    Score,
+    Setup,
+    TakeCard,
+    Termination,
+    Tick,
+    new_game,
 )
 
 __version__ = "0.1.0"

@@ -28,7 +28,7 @@ from typer.core import TyperGroup
 from fusegame.cards.catalogue import SETS, CardDataError, Catalogue, builtin_catalogue, load_catalogue
 from fusegame.observe import clock, render_text
 from fusegame.record import GameRecord, RecordError, replay
-from fusegame.rules.actions import Action, ActionParseError, RerollUnused
+from fusegame.rules.actions import Action, ActionParseError, RerollUnused, Tick
 from fusegame.rules.config import ConfigError, GameConfig
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction
@@ -295,9 +295,13 @@ def replay_lines(record: GameRecord, board: bool = False) -> list[str]:
             elif ev.kind != "turn_ended":
                 words.append(str(ev))
         if not words and not new_turn:
+            if isinstance(action, Tick):
+                continue  # time passing is shown by the stamps
             words.append(f"{_who(action)}: {action}")
         elif isinstance(action, RerollUnused):
-            words.insert(0, f"P{action.seat + 1} chooses to reroll {after.die_label(action.die)}")
+            # the label after the roll would show the new face: name the die by its colour
+            colour = after.colours_of(action.die)
+            words.insert(0, f"P{action.seat + 1} chooses to roll the unused {colour} die")
         for w in words:
             lines.append(f"  {stamp} {w}")
         for ev in new_turn:

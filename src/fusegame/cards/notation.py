@@ -153,9 +153,11 @@ def parse(text: str) -> CardShape:
         start = m.end()
     toks = _tokens(body[start:], start)
     row_toks: list[list[_Tok]] = [[]]
-    for tok in toks:
+    row_start = [start]  # where each row's first slot should be: an empty row is reported there
+    for n, tok in enumerate(toks):
         if tok.text == "/":
             row_toks.append([])
+            row_start.append(toks[n + 1].pos if n + 1 < len(toks) else len(body.rstrip()))
         else:
             row_toks[-1].append(tok)
     slots: list[Slot] = []
@@ -163,7 +165,7 @@ def parse(text: str) -> CardShape:
     rows: list[list[int]] = []
     for i, rt in enumerate(row_toks):
         gaps = layout is Layout.WALL and i == 1
-        rows.append(_parse_row(rt, slots, rels, gaps, rt[0].pos if rt else start))
+        rows.append(_parse_row(rt, slots, rels, gaps, rt[0].pos if rt else row_start[i]))
     _check_rows(layout, rows, row_toks, start)
     supports = _supports(layout, rows, len(slots))
     slots = [Slot(s.pred, supports[i], s.first, s.last) for i, s in enumerate(slots)]

@@ -24,7 +24,7 @@ from typing import Any
 from fusegame.cards.catalogue import Catalogue
 from fusegame.cards.model import BombCard, FuseCard
 from fusegame.constraints import EMPTY, CompiledCard
-from fusegame.dice import DiceSet, colours_text, die_text, die_type, type_colours, type_face
+from fusegame.dice import N_TYPES, DiceSet, colours_text, die_text, die_type, type_colours, type_face
 from fusegame.rng import Rng
 from fusegame.rules.actions import (
     Action,
@@ -107,12 +107,12 @@ class HandCard:
         self.key = self.key[:slot] + (t if t == EMPTY else canon[t],) + self.key[slot + 1:]
 
 
-_COMPILED: dict[tuple[BombCard, int, bool], CompiledCard] = {}
+_COMPILED: dict[tuple[str, str, int, bool], CompiledCard] = {}
 
 
 def compiled(card: BombCard, types_in_play: int, feasibility: bool) -> CompiledCard:
     """The compiled tables of a card (shared by every game with the same dice and rules)."""
-    key = (card, types_in_play, feasibility)
+    key = (card.id, card.notation, types_in_play, feasibility)  # the notation fixes the shape
     c = _COMPILED.get(key)
     if c is None:
         c = _COMPILED[key] = CompiledCard(card.shape, types_in_play, feasibility)
@@ -609,12 +609,19 @@ class GameState:
             raise IllegalAction("no chance event is pending")
         ev: list[Event] = []
         if self.phase is Phase.PENALTY:
+            if len(outcome) != 1 or outcome[0] not in range(1, 7):
+                raise IllegalAction(f"a penalty reroll outcome is one face 1-6, not {outcome!r}")
             self._penalty_roll(self.penalty_die, outcome[0], ev)
         else:
+            k = min(dice_per_turn(self.players), len(self.bag))
+            if len(outcome) != k or any(not 0 <= t < N_TYPES for t in outcome):
+                raise IllegalAction(f"a roll outcome is {k} die types (see chance_outcomes())")
             drawn: list[int] = []
             for t in outcome:
                 cs = type_colours(t)
-                d = next(d for d in self.bag if self.dice.colours[d] == cs and d not in drawn)
+                d = next((d for d in self.bag if self.dice.colours[d] == cs and d not in drawn), EMPTY)
+                if d == EMPTY:
+                    raise IllegalAction(f"the bag holds no more {colours_text(cs)} dice for {outcome!r}")
                 drawn.append(d)
             for d in drawn:
                 self.bag.remove(d)
