@@ -61,6 +61,10 @@ def die_text(colours: int, face: int) -> str:
     return f"{colours_text(colours)}{face}"
 
 
+#: ``TYPE_LABELS[t]``: the text of die type ``t`` (``Y5``, ``Y/K3``).
+TYPE_LABELS: tuple[str, ...] = tuple(die_text(type_colours(t), type_face(t)) for t in range(N_TYPES))
+
+
 @dataclass(frozen=True)
 class DiceSet:
     """The physical dice of a game: one colour set per die, indexed by die id."""

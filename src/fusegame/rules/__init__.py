@@ -21,6 +21,7 @@ from fusegame.rules.state import (
     GameState,
     IllegalAction,
     IllegalPlacement,
+    LegalActions,
     NotYourDecision,
     Phase,
     new_game,
@@ -29,6 +30,7 @@ from fusegame.rules.state import (
 __all__ = [
     "Action", "ActionParseError", "BadTime", "ConfigError", "Decision", "Difficulty", "Done", "Event",
     "GameConfig", "GameOverError", "GameState", "GiveUp", "IllegalAction", "IllegalPlacement",
-    "NotYourDecision", "Outcome", "Phase", "Place", "RerollUnused", "RevealFuse", "Score", "Setup",
+    "LegalActions", "NotYourDecision", "Outcome", "Phase", "Place", "RerollUnused", "RevealFuse", "Score",
+    "Setup",
     "TakeCard", "Termination", "Tick", "dice_per_turn", "new_game", "quota",
 ]

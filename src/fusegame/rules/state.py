@@ -14,17 +14,17 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations_with_replacement
 from math import comb, factorial, prod
-from typing import Any
+from typing import Any, overload
 
 from fusegame.cards.catalogue import Catalogue
 from fusegame.cards.model import BombCard, FuseCard
 from fusegame.constraints import EMPTY, CompiledCard
-from fusegame.dice import N_TYPES, DiceSet, colours_text, die_text, die_type, type_colours, type_face
+from fusegame.dice import N_TYPES, TYPE_LABELS, DiceSet, colours_text, die_type, type_colours, type_face
 from fusegame.rng import Rng
 from fusegame.rules.actions import (
     Action,
@@ -105,6 +105,75 @@ class HandCard:
         self.dice[slot] = die
         self.types = self.types[:slot] + (t,) + self.types[slot + 1:]
         self.key = self.key[:slot] + (t if t == EMPTY else canon[t],) + self.key[slot + 1:]
+
+
+_Group = tuple[int, int, str, tuple[int, ...]]  # seat, die, card, the slots it may go on
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a position, as a sequence of ``Action`` values.
+
+    Placements are kept as one entry per (seat, die, card) with the card's tuple of legal slots,
+    and become ``Place`` objects only when looked at: a policy that picks one action builds one.
+    """
+
+    __slots__ = ("_items", "_at", "_n")
+
+    def __init__(self, items: list[Action | _Group], at: int, n: int | None = None) -> None:
+        self._items = items
+        self._at = at
+        self._n = len(items) if n is None else n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return list(self)[i]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("legal action index out of range")
+        for x in self._items:
+            if type(x) is tuple:
+                k = len(x[3])
+                if i < k:
+                    return Place(x[0], self._at, x[1], x[2], x[3][i])
+                i -= k
+            elif i == 0:
+                return x  # type: ignore[return-value]
+            else:
+                i -= 1
+        raise IndexError(i)  # unreachable: the counts agree
+
+    def __iter__(self) -> Iterator[Action]:
+        at = self._at
+        for x in self._items:
+            if type(x) is tuple:
+                seat, die, card, slots = x
+                for slot in slots:
+                    yield Place(seat, at, die, card, slot)
+            else:
+                yield x  # type: ignore[misc]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: Sequence[Action]) -> list[Action]:
+        return [*self, *other]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({list(self)!r})"
 
 
 _COMPILED: dict[tuple[str, str, int, bool], CompiledCard] = {}
@@ -188,7 +257,7 @@ class GameState:
         return self.types[die]
 
     def die_label(self, die: int) -> str:
-        return die_text(self.dice.colours[die], self.faces[die])
+        return TYPE_LABELS[self.types[die]]
 
     def unplaced(self) -> list[int]:
         """Dice of this turn's roll that are still in the middle of the table."""
@@ -232,15 +301,18 @@ class GameState:
                 out[seat] = Decision("distribute", free)
         return out
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action of ``seat`` (or of every seat), stamped with the current time."""
-        acts: list[Action] = []
-        if self.outcome is not None or self.is_chance:
-            return acts
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
+        """Every legal action of ``seat`` (or of every seat), stamped with the current time.
+
+        A sequence (``len``, indexing, iteration); ``list(...)`` of it gives ``Action`` objects.
+        """
         at = self.time_ms
+        acts: list[Action | _Group] = []
+        if self.outcome is not None or self.is_chance:
+            return LegalActions(acts, at)
         seats = range(self.players) if seat is None else (seat,)
         if self.removals:
-            return [GiveUp(s, at, d) for s in seats for d in self.removals.get(s, ())]
+            return LegalActions([GiveUp(s, at, d) for s in seats for d in self.removals.get(s, ())], at)
         if self.phase is Phase.PENALTY:
             if self.leader in seats:
                 seen: set[int] = set()
@@ -249,12 +321,13 @@ class GameState:
                     if cs not in seen:  # dice of one colour set are interchangeable here
                         seen.add(cs)
                         acts.append(RerollUnused(self.leader, at, d))
-            return acts
+            return LegalActions(acts, at)
         if self.phase is not Phase.DISTRIBUTE:
-            return acts
+            return LegalActions(acts, at)
         free = self.free
         types = self.types
         quota_ = self.quota
+        n = 0
         for s in seats:
             if self.picks and any(p[0] == s for p in self.picks):
                 acts += [TakeCard(s, at, c) for c in self._pick_options()]
@@ -278,11 +351,12 @@ class GameState:
                     slots = table[t]
                     if slots is None:
                         slots = rules.legal_slots(st, t)
-                    for slot in slots:
-                        acts.append(Place(s, at, d, card, slot))
+                    if slots:
+                        acts.append((s, d, card, slots))
+                        n += len(slots) - 1
             if open_card:
                 acts.append(Done(s, at))
-        return acts
+        return LegalActions(acts, at, len(acts) + n)
 
     # ================================================================== apply
     def apply(self, action: Action, chance: bool = True) -> list[Event]:

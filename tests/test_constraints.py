@@ -1,0 +1,113 @@
+"""The compiled card tables: class keys, feasibility against brute force, safe dice, legal actions."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+from fusegame import GameConfig, Place, builtin_catalogue, new_game
+from fusegame.cards.notation import parse
+from fusegame.constraints import EMPTY, CompiledCard
+from fusegame.dice import RED, DiceSet, die_type, type_colours, type_face
+from fusegame.rng import Rng
+
+IN_PLAY = DiceSet.fuse().types_in_play
+TYPES = [t for t in range(90) if IN_PLAY >> t & 1]
+BOMBS = builtin_catalogue().of_set("fuse").bombs
+
+
+def random_states(card: CompiledCard, rng: Rng, count: int) -> list[tuple[int, ...]]:
+    out = []
+    for _ in range(count):
+        state = card.empty
+        for _ in range(rng.below(card.n)):
+            options = [(s, t) for s in range(card.n) for t in TYPES if card.is_legal(state, s, t)]
+            if not options:
+                break
+            s, t = options[rng.below(len(options))]
+            state = state[:s] + (t,) + state[s + 1:]
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("card", BOMBS, ids=[b.id for b in BOMBS])
+def test_class_keys_give_the_same_answers_as_real_die_types(card) -> None:  # type: ignore[no-untyped-def]
+    rules = CompiledCard(card.shape, IN_PLAY)
+    keyed = CompiledCard(card.shape, IN_PLAY)
+    for state in random_states(rules, Rng(hash(card.id) & 0xFFFF), 6):
+        key = keyed.key(state)
+        for t in TYPES:
+            assert rules.legal_slots(state, t) == keyed.legal_slots(key, keyed.canon[t]), (state, t)
+        assert rules.removable(state) == keyed.removable(key)
+
+
+def brute_feasible(card: CompiledCard, state: tuple[int, ...]) -> bool:
+    """Fill the empty slots in every way and check every pending constraint (those with an empty
+    slot; the others were checked when their last die went on), with no search tricks."""
+    empties = [i for i in range(card.n) if state[i] == EMPTY]
+    shape = card.shape
+    relations = [r for r in shape.relations if r.a in empties or r.b in empties]
+    clauses = [c for c in shape.clauses if set(c.slots) & set(empties)]
+    for fill in product(TYPES, repeat=len(empties)):
+        full = list(state)
+        for e, t in zip(empties, fill):
+            full[e] = t
+        if not all(card.pred[i] >> full[i] & 1 for i in empties):
+            continue
+        if not all(r.rel.holds(type_colours(full[r.a]), type_face(full[r.a]),
+                               type_colours(full[r.b]), type_face(full[r.b])) for r in relations):
+            continue
+        if not all(c.holds({s: type_colours(full[s]) for s in c.slots},
+                           {s: type_face(full[s]) for s in c.slots}) for c in clauses):
+            continue
+        return True
+    return False
+
+
+SMALL = ["# # # ; a - b = c", "# < # < #", "% !=c % =c|n %", "4 > # > #", "R|B G|Y ; a + b = 7",
+         "% % % ; same-colour(a,b,c) or same-number(a,b,c)", "? =cn ?", "# # ; a - b = 2"]
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_feasibility_agrees_with_brute_force(text: str) -> None:
+    card = CompiledCard(parse(text), IN_PLAY)
+    rng = Rng(len(text))
+    checked = 0
+    for _ in range(40):
+        # any partial state, legal or not: the search must agree with enumeration everywhere
+        state = tuple(TYPES[rng.below(30)] if rng.below(2) else EMPTY for _ in range(card.n))
+        if sum(x == EMPTY for x in state) > 3:
+            continue
+        filled_ok = all(card.pred[i] >> state[i] & 1 for i in range(card.n) if state[i] != EMPTY)
+        if not filled_ok:
+            continue
+        checked += 1
+        assert card.feasible(state) == brute_feasible(card, state), (text, state)
+    assert checked >= 5
+
+
+def test_stack_and_pyramid_dice_under_others_are_safe() -> None:
+    stack = CompiledCard(parse("stack: ? ? ?"), IN_PLAY)
+    r = die_type(RED, 3)
+    assert stack.removable((r, r, EMPTY)) == (1,)  # only the top die can go
+    pyramid = CompiledCard(parse("pyramid: ? ? / ?"), IN_PLAY)
+    assert pyramid.removable((r, r, EMPTY)) == (0, 1)  # H-03: nothing on them yet
+    assert pyramid.removable((r, r, r)) == (2,)
+    first = CompiledCard(parse("first:R ? ?"), IN_PLAY)
+    assert first.removable((r, r, EMPTY)) == (1,)  # a must-be-first die is safe
+
+
+def test_legal_actions_is_a_sequence_of_the_same_actions_however_it_is_read() -> None:
+    game = new_game(GameConfig(players=2), seed=3)
+    acts = game.legal_actions()
+    listed = list(acts)
+    assert len(acts) == len(listed) > 1
+    assert [acts[i] for i in range(len(acts))] == listed
+    assert acts[-1] == listed[-1] and acts[1:3] == listed[1:3]
+    assert acts == listed and listed[0] in acts
+    assert any(isinstance(a, Place) for a in acts)
+    with pytest.raises(IndexError):
+        acts[len(acts)]
+    # every seat's own list is the part of the whole that belongs to it
+    assert sorted(map(str, acts)) == sorted(str(a) for s in (0, 1) for a in game.legal_actions(s))
