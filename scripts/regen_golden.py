@@ -28,6 +28,7 @@ from pathlib import Path
 from fusegame.cards import Catalogue, builtin_catalogue, load_catalogue
 from fusegame.rng import Rng
 from fusegame.rules import Action, Difficulty, Done, GameConfig, GameState, Setup, new_game
+from fusegame.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -99,6 +100,12 @@ def legal_counts() -> str:
                 if g.is_over or not acts:
                     break
                 g.apply(acts[walk.below(len(acts))])
+    lines.append("# scenario documents (tests/scenarios/*.yaml): legal actions per seat | perft(2)")
+    for path in sorted((ROOT / "tests" / "scenarios").glob("*.yaml")):
+        g = load_scenario(path)
+        per_seat = " ".join(f"p{s}={len(g.legal_actions(s))}" for s in range(g.players))
+        lines.append(f"{path.name}: {g.phase.value} turn={g.turn} leader=p{g.leader} | {per_seat} | "
+                     f"perft2={perft(g, 2)}")
     return "\n".join(lines) + "\n"
 
 

@@ -608,7 +608,7 @@ def test_h11_fuse_card_turned_up_by_jennys_refill() -> None:
     g.apply(Tick(-1, 600_000))
     assert g.outcome is not None and not g.outcome.won
     assert g.outcome.score.fuse_points == 2
-    assert g.outcome.score.bomb_points == 1  # J1
+    assert g.outcome.score.bomb_points == 1 + 1  # J1, and A1: complete (defused) though not yet replaced
 
 
 def test_h11_two_fuse_cards_in_a_row() -> None:
@@ -872,3 +872,24 @@ def test_h17_17_time_bonus(left: int, bonus: int) -> None:
     assert g.outcome.score.time_bonus == bonus
     assert g.fuses_activated == [] and g.outcome.score.fuse_points == 0  # G-23
     assert g.outcome.score.total == 10 + bonus + 2
+
+
+def test_a_completed_card_scores_when_time_runs_out_before_its_replacement_is_taken() -> None:
+    # C.1.3: a card is defused the moment its last die goes on; the pick is only the follow-up.
+    g = load("""
+        config: {players: 2}
+        players:
+          - [{id: DONE, notation: "? ?", points: 3, dice: [R1]}, {id: F10}]
+          - [{id: F11}, {id: F12}]
+        score_pile: [F13]
+        rolled: [B2, G3, Y4, K5]
+        time_left: 30
+        """)
+    place(g, "B2", "DONE", 1, seat=0)
+    assert [p[0] for p in g.picks] == [0]  # waiting for seat 0 to take a replacement
+    ev = g.apply(Tick(-1, g.time_ms + 30_000))
+    assert kinds(ev) == ["game_lost"]
+    assert g.outcome is not None and not g.outcome.won and g.outcome.reason is Termination.TIME_UP
+    points = builtin_catalogue().bomb("F13").points + 3
+    assert g.outcome.score.to_dict() == {"win_bonus": 0, "time_bonus": 0, "bomb_points": points,
+                                         "fuse_points": 0, "total": points}

@@ -636,8 +636,9 @@ class GameState:
     def _end(self, won: bool, reason: Termination, ev: list[Event]) -> None:
         limit = self.config.time_limit
         left = None if limit is None else max(0, limit * 1000 - self.time_ms)
-        # G-24: a hand card whose last die is down when the game is won counts as defused
-        pending = [p[1] for p in self.picks] if won else []
+        # A card is defused the moment its last die goes on (C.1.3, G-24); one still waiting for
+        # its owner to take a replacement when the game ends scores all the same.
+        pending = [p[1] for p in self.picks]
         points = sum(self.bomb(c).points for c in self.score_pile + pending)
         self.outcome = Outcome(won, reason, score(won, left, points, len(self.fuses_activated)),
                                left, self.config.official)
