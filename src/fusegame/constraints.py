@@ -19,7 +19,7 @@ from fusegame.dice import COLOUR_SETS, N_TYPES, type_colours, type_face
 
 State = tuple[int, ...]
 EMPTY = -1
-_MEMO_LIMIT = 100_000  # card states remembered per card before the memo starts afresh
+_MEMO_LIMIT = 20_000  # card states remembered per card before its memo starts afresh (bounds memory)
 
 
 @cache

@@ -204,7 +204,7 @@ class GameState:
         self.time_ms = 0
         self.faces: list[int] = [1] * len(self.dice)
         self.types: list[int] = [die_type(c, 1) for c in self.dice.colours]  # cache of die_type per die
-        self.free: list[int] = []  # rolled dice still in the middle (derived from rolled + cards)
+        self.free: list[int] = []  # dice of this turn's roll still in the middle
         self.quota = quota(config.players)
         self.bag: list[int] = list(range(len(self.dice)))
         self.hands: list[list[HandCard]] = [[] for _ in range(n)]
@@ -245,18 +245,23 @@ class GameState:
         return self.phase is Phase.ROLL or (self.phase is Phase.PENALTY and self.penalty_die != EMPTY)
 
     def bomb(self, card_id: str) -> BombCard:
+        """The bomb card with this id."""
         return self._bombs[card_id]
 
     def fuse(self, card_id: str) -> FuseCard:
+        """The fuse card with this id."""
         return self._fuses[card_id]
 
     def card_rules(self, card_id: str) -> CompiledCard:
+        """The compiled legality tables of a bomb card (keyed by ``HandCard.key``)."""
         return self._compiled[card_id]
 
     def die_type(self, die: int) -> int:
+        """The type (colour set and face) die ``die`` shows now."""
         return self.types[die]
 
     def die_label(self, die: int) -> str:
+        """``Y5``: the colour and face die ``die`` shows now."""
         return TYPE_LABELS[self.types[die]]
 
     def unplaced(self) -> list[int]:
@@ -264,12 +269,14 @@ class GameState:
         return self.free[:] if self.phase is Phase.DISTRIBUTE else []
 
     def hand_card(self, seat: int, card_id: str) -> HandCard | None:
+        """The card ``card_id`` in front of ``seat``, if it is there."""
         for hc in self.hands[seat]:
             if hc.card == card_id:
                 return hc
         return None
 
     def middle_has_bombs(self) -> bool:
+        """Are bomb cards left in the row and deck (or the level stacks)?"""
         if self.config.setup is Setup.STACKS:
             return any(self.stacks.values())
         return bool(self.row) or any(c in self._bombs for c in self.deck)
@@ -538,6 +545,8 @@ class GameState:
                 self.removals[seat] = eligible
 
     def eligible_dice(self, seat: int, matches: Any) -> Iterator[int]:
+        """Dice ``seat`` could give up to a penalty: unsafe, on an incomplete card, and
+        ``matches(colours, face)``."""
         for hc in self.hands[seat]:
             if hc.complete:
                 continue
@@ -719,6 +728,7 @@ class GameState:
 
     # ================================================================== copies and data
     def clone(self) -> GameState:
+        """An independent copy (cheaper than a deep copy: cards, config and tables are shared)."""
         g = GameState.__new__(GameState)
         g.__dict__.update(self.__dict__)
         g.rng = Rng(self.rng.state)
@@ -756,6 +766,7 @@ class GameState:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameState:
+        """Rebuild a state from ``to_dict`` data (``from_dict(s.to_dict()) == s``)."""
         g = cls(GameConfig.from_dict(d["config"]), DiceSet.parse(d["dice"]))
         g.rng = Rng(d["rng"])
         g.time_ms, g.faces, g.bag = d["time_ms"], list(d["faces"]), list(d["bag"])
@@ -804,9 +815,11 @@ class GameState:
         return f"<GameState turn {self.turn} {self.phase.value} leader P{self.leader + 1} t={self.time_ms}ms>"
 
     def dice_on_cards(self) -> int:
+        """How many dice sit on players' cards."""
         return sum(1 for hand in self.hands for hc in hand for d in hc.dice if d != EMPTY)
 
     def colours_of(self, die: int) -> str:
+        """The colour letters of die ``die`` (``K/Y`` for a split die)."""
         return colours_text(self.dice.colours[die])
 
 
