@@ -50,6 +50,8 @@ def parse_colours(text: str) -> int:
     for part in text.split("/"):
         if part not in BY_LETTER:
             raise ValueError(f"unknown colour {part!r} (use R, B, G, Y, K)")
+        if mask & BY_LETTER[part]:
+            raise ValueError(f"{text!r} names {part} twice")
         mask |= BY_LETTER[part]
     if mask not in SET_INDEX:
         raise ValueError(f"{text!r} is not a colour set a die can have")

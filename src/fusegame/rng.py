@@ -46,9 +46,6 @@ class Rng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def choice_index(self, n: int) -> int:
-        return self.below(n)
-
     def fork(self, salt: int) -> Rng:
         """An independent generator derived from this one's seed and ``salt`` (for batches)."""
         return Rng((self.state ^ (salt * 0xD1B54A32D192ED03)) & _MASK64)

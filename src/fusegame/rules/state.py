@@ -169,9 +169,6 @@ class LegalActions(Sequence[Action]):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __add__(self, other: Sequence[Action]) -> list[Action]:
-        return [*self, *other]
-
     def __repr__(self) -> str:
         return f"LegalActions({list(self)!r})"
 

@@ -1,0 +1,53 @@
+"""Dice, the bag's inventory, opposite faces and the seeded generator."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from fusegame.dice import BLACK, COLOURS, YELLOW, DiceSet, die_text, die_type, type_colours, type_face
+from fusegame.rng import Rng
+
+
+def test_fuse_has_five_dice_of_each_colour() -> None:
+    dice = DiceSet.fuse()
+    assert len(dice) == 25
+    assert Counter(dice.colours) == {c: 5 for c in COLOURS}
+    assert bin(dice.types_in_play).count("1") == 30  # 5 colours x 6 faces, no split dice
+
+
+def test_opposite_faces_are_one_six_two_four_three_five() -> None:
+    dice = DiceSet.fuse()
+    assert {f: dice.opposite_face(f) for f in range(1, 7)} == {1: 6, 6: 1, 2: 4, 4: 2, 3: 5, 5: 3}
+
+
+def test_split_dice_count_as_both_colours_and_print_back() -> None:
+    dice = DiceSet.parse("4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R")
+    assert len(dice) == 25 and DiceSet.parse(dice.text()) == dice
+    ky = YELLOW | BLACK
+    assert die_text(ky, 3) == "Y/K3"
+    t = die_type(ky, 3)
+    assert type_colours(t) == ky and type_face(t) == 3
+    assert bin(dice.types_in_play).count("1") == 60  # 5 single + 5 split colour sets, 6 faces each
+
+
+@pytest.mark.parametrize("text", ["5X", "3R/R/B", "R/B/G"])
+def test_bad_dice_text_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        DiceSet.parse(text)
+
+
+def test_generator_is_seeded_uniform_and_its_state_is_one_integer() -> None:
+    a, b = Rng(42), Rng(42)
+    assert [a.below(6) for _ in range(50)] == [b.below(6) for _ in range(50)]
+    copy = Rng(a.state)
+    assert copy.next64() == a.next64()
+    r = Rng(7)
+    counts = Counter(r.below(6) for _ in range(6000))
+    assert set(counts) == set(range(6)) and all(850 < n < 1150 for n in counts.values())
+    items = list(range(10))
+    Rng(3).shuffle(items)
+    assert sorted(items) == list(range(10)) and items != list(range(10))
+    with pytest.raises(ValueError):
+        Rng(1).below(0)
