@@ -21,20 +21,9 @@ from constraint import Problem  # python-constraint
 
 from fusegame.cards.catalogue import builtin_catalogue, load_catalogue
 from fusegame.cards.model import BombCard
-from fusegame.constraints import EMPTY, CompiledCard, _clause_holds
+from fusegame.constraints import EMPTY, CompiledCard, compile_clause, random_partial_state
 from fusegame.dice import N_TYPES, DiceSet, type_colours, type_face
 from fusegame.rng import Rng
-
-
-def random_state(card: CompiledCard, rng: Rng, in_play: list[int]) -> tuple[int, ...]:
-    state = card.empty
-    for _ in range(rng.below(card.n)):
-        options = [(s, t) for s in range(card.n) for t in in_play if card.is_legal(state, s, t)]
-        if not options:
-            break
-        s, t = options[rng.below(len(options))]
-        state = state[:s] + (t,) + state[s + 1:]
-    return state
 
 
 def solver_feasible(card: CompiledCard, state: tuple[int, ...], in_play: list[int]) -> bool:
@@ -73,11 +62,13 @@ def solver_feasible(card: CompiledCard, state: tuple[int, ...], in_play: list[in
         if not free:
             continue
 
-        def check(*vals: int, c: Any = c, free: list[int] = free) -> bool:
+        clause_test = compile_clause(c)
+
+        def check(*vals: int, test: Any = clause_test, free: list[int] = free) -> bool:
             full = list(state)
             for s, v in zip(free, vals):
                 full[s] = v
-            return _clause_holds(c, full)
+            return bool(test(full))
 
         p.addConstraint(check, free)
     return p.getSolution() is not None
@@ -104,7 +95,7 @@ def main() -> int:
     for _ in range(args.queries):
         i = rng.below(len(bombs))
         card = prep[i]
-        queries.append((i, random_state(card, rng, in_play), rng.below(card.n), in_play[rng.below(30)]))
+        queries.append((i, random_partial_state(card, rng), rng.below(card.n), in_play[rng.below(30)]))
 
     # The engine keeps each hand card's state as class representatives (HandCard.key, updated
     # as dice come and go), so the questions are asked the same way here.

@@ -16,6 +16,7 @@ from functools import cache
 
 from fusegame.cards.model import CardShape, Clause, Comparison, Group, GroupTest, PredKind, Rel
 from fusegame.dice import COLOUR_SETS, N_TYPES, type_colours, type_face
+from fusegame.rng import Rng
 
 State = tuple[int, ...]
 EMPTY = -1
@@ -34,12 +35,6 @@ def _rel_tables(rel: Rel) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 fwd[t1] |= 1 << t2
                 rev[t2] |= 1 << t1
     return tuple(fwd), tuple(rev)
-
-
-def _clause_holds(clause: Clause, assign: list[int] | State) -> bool:
-    slots = clause.slots
-    return clause.holds({s: type_colours(assign[s]) for s in slots},
-                        {s: type_face(assign[s]) for s in slots})
 
 
 ClauseFn = Callable[[Sequence[int]], bool]
@@ -380,3 +375,17 @@ class CompiledCard:
             return False
 
         return tuple(assign) if go_ordered() else None
+
+
+def random_partial_state(card: CompiledCard, rng: Rng) -> State:
+    """A state reached by a random number of random legal placements of die types in play (for
+    tests and benchmarks that need realistic partial cards)."""
+    types = [t for t in range(N_TYPES) if card.types_in_play >> t & 1]
+    state = card.empty
+    for _ in range(rng.below(card.n)):
+        options = [(s, t) for s in range(card.n) for t in types if card.is_legal(state, s, t)]
+        if not options:
+            break
+        s, t = options[rng.below(len(options))]
+        state = state[:s] + (t,) + state[s + 1:]
+    return state
