@@ -246,7 +246,10 @@ class CardShape:
 
 @dataclass(frozen=True)
 class BombCard:
-    """A bomb (or spark) card: identity, set, points and its shape."""
+    """A bomb or spark card: identity, set, points (0 for a spark) and its shape.
+
+    ``kind`` is ``"bomb"`` or ``"spark"``; sparks (Countdown) have requirements but no points.
+    """
 
     id: str
     set: str
@@ -258,9 +261,19 @@ class BombCard:
     source: str = field(default="designed", compare=False)
 
 
+class FuseEffect(str, Enum):
+    """What a fuse card does when it is turned over (RULES.md A.5)."""
+
+    SYMBOL = "symbol"  #: every player returns one die matching a colour or number shown
+    SPARK = "spark"  #: "All players must draw a spark card."
+    LOSE_ROLES = "lose-roles"  #: "All players lose their role ability until they defuse a bomb card."
+    ROLL_SIX = "roll-six"  #: "All players must roll a 6 before the game continues."
+
+
 @dataclass(frozen=True)
 class FuseCard:
-    """A fuse card: the colours and numbers it shows (FUSE cards show exactly one symbol)."""
+    """A fuse card: the colours and numbers it shows (FUSE cards show exactly one symbol), or
+    one of Countdown's three text effects."""
 
     id: str
     set: str
@@ -268,6 +281,7 @@ class FuseCard:
     numbers: tuple[int, ...] = ()
     text: str = ""
     kind: str = "fuse"
+    effect: FuseEffect = FuseEffect.SYMBOL
 
     def matches(self, colours: int, face: int) -> bool:
         return bool(self.colours & colours) or face in self.numbers
@@ -280,8 +294,37 @@ class FuseCard:
         parts += [str(n) for n in self.numbers]
         return " ".join(parts) or self.text
 
+    @property
+    def needs(self) -> str:
+        """The module this card needs to make sense ('' for none): RULES.md F.2."""
+        return {FuseEffect.SPARK: "sparks", FuseEffect.LOSE_ROLES: "roles"}.get(self.effect, "")
+
+
+class Ability(str, Enum):
+    """The seven Countdown roles (RULES.md A.7). Only the leader's role is active."""
+
+    CUTTER = "cutter"  #: before the draw name a colour; each rolled die of it may change colour or number
+    OPERATIONS_ENGINEER = "operations-engineer"  #: the same for a named number
+    LOGISTICS_SPECIALIST = "logistics-specialist"  #: draw one more die; take an extra or return one free
+    TECHNOLOGIST = "technologist"  #: change the colour of one rolled die (until it is placed)
+    EQUIPMENT_TECHNICIAN = "equipment-technician"  #: change the number of one rolled die
+    DISPOSAL_EXPERT = "disposal-expert"  #: turn any rolled dice to their opposite faces
+    EXPLOSIVES_INSTRUCTOR = "explosives-instructor"  #: reroll any rolled dice, up to three times
+
+
+@dataclass(frozen=True)
+class RoleCard:
+    """A Countdown role card."""
+
+    id: str
+    set: str
+    ability: Ability
+    name: str
+    text: str = ""
+    kind: str = "role"
+
 
 __all__ = [
-    "BombCard", "CardShape", "Clause", "Comparison", "FACES", "FuseCard", "Group", "GroupTest",
+    "Ability", "BombCard", "FuseEffect", "RoleCard", "CardShape", "Clause", "Comparison", "FACES", "FuseCard", "Group", "GroupTest",
     "Layout", "Pred", "PredKind", "Rel", "Relation", "Slot",
 ]
