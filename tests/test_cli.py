@@ -190,7 +190,7 @@ def test_real_fuse_command() -> None:
 def test_real_fuse_command_bad_option() -> None:
     res = subprocess.run([*_fuse(), "sim", "--players", "7"], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2
-    assert res.stdout == "" and res.stderr == "fuse: error: FUSE is for 1 to 5 players\n"
+    assert res.stdout == "" and res.stderr == "fuse: error: FUSE is for 1 to 5 players (6 to 9: an epic game, --game epic)\n"
 
 
 def test_main_as_module() -> None:

@@ -51,6 +51,9 @@ def catalogue_fingerprint(catalogue: Catalogue) -> str:
         "bombs": sorted([b.id, b.set, b.points, b.notation] for b in catalogue.bombs),
         "fuses": sorted([f.id, f.set, f.symbol] for f in catalogue.fuses),
     }
+    if catalogue.sparks or catalogue.roles:  # FUSE fingerprints stay as they were
+        data["sparks"] = sorted([s.id, s.notation] for s in catalogue.sparks)
+        data["roles"] = sorted([r.id, r.ability.value] for r in catalogue.roles)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

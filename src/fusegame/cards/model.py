@@ -325,6 +325,6 @@ class RoleCard:
 
 
 __all__ = [
-    "Ability", "BombCard", "FuseEffect", "RoleCard", "CardShape", "Clause", "Comparison", "FACES", "FuseCard", "Group", "GroupTest",
-    "Layout", "Pred", "PredKind", "Rel", "Relation", "Slot",
+    "Ability", "BombCard", "CardShape", "Clause", "Comparison", "FACES", "FuseCard", "FuseEffect", "Group",
+    "GroupTest", "Layout", "Pred", "PredKind", "Rel", "RoleCard", "Relation", "Slot",
 ]

@@ -1,13 +1,17 @@
 """The game state and the one pipeline that changes it.
 
-``GameState`` holds a whole FUSE game as plain data (the seeded generator included), so it can be
+``GameState`` holds a whole game as plain data (the seeded generator included), so it can be
 cloned, saved as JSON and replayed exactly. Actions come from any seat that may act now, in any
-order (FUSE is played in real time); ``apply`` validates and returns the events it caused.
-Chance (the turn's draw and roll, penalty rerolls) is resolved with the state's own generator, or
-left open for a solver with ``chance=False`` (see ``chance_outcomes`` and ``apply_chance``).
+order (the games are played in real time); ``apply`` validates and returns the events it caused.
+Chance (the turn's draw and roll, penalty rerolls, role rerolls, "roll a 6") is resolved with the
+state's own generator, or left open for a solver with ``chance=False`` (see ``chance_outcomes``
+and ``apply_chance``).
 
-Turn order follows RULES.md C.1.7: roll, distribution (with defusals, replacement picks and fuse
+A FUSE turn follows RULES.md C.1.7: roll, distribution (with defusals, replacement picks and fuse
 cards as they happen), the unused-dice penalty one die at a time, then the bag passes on.
+A Countdown turn follows C.2: the leader's abilities, the roll, distribution, Step 3 (every
+complete card is defused; 1-2 players may defuse early), Step 4 (sparks for dice not taken), then
+the bag passes on. The FUSE modules mix the two: sparks replace the penalty, roles work on the roll.
 """
 
 from __future__ import annotations
@@ -17,26 +21,44 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from math import comb, factorial, prod
 from typing import Any, overload
 
 from fusegame.cards.catalogue import Catalogue
-from fusegame.cards.model import BombCard, FuseCard
+from fusegame.cards.model import Ability, BombCard, FuseCard, FuseEffect, RoleCard
 from fusegame.constraints import EMPTY, CompiledCard
-from fusegame.dice import N_TYPES, TYPE_LABELS, DiceSet, colours_text, die_type, type_colours, type_face
+from fusegame.dice import (
+    N_TYPES,
+    TYPE_LABELS,
+    DiceSet,
+    colours_text,
+    die_type,
+    parse_colours,
+    type_colours,
+    type_face,
+)
 from fusegame.rng import Rng
+from fusegame.rules import roles as _roles
 from fusegame.rules.actions import (
     Action,
+    Defuse,
     Done,
+    Flip,
     GiveUp,
+    Name,
     Place,
+    Recolour,
+    Renumber,
     RerollUnused,
+    Rethrow,
+    ReturnFree,
     RevealFuse,
+    RollSix,
     TakeCard,
     Tick,
 )
-from fusegame.rules.config import ROW_SIZE, ConfigError, Difficulty, GameConfig, Setup, dice_per_turn, quota
+from fusegame.rules.config import ROW_SIZE, ConfigError, GameConfig, Setup, dice_per_turn
 from fusegame.rules.events import Event
 from fusegame.rules.outcome import Outcome, Termination, score
 
@@ -64,15 +86,19 @@ class BadTime(IllegalAction):
 class Phase(str, Enum):
     ROLL = "roll"  #: waiting for the turn's draw and roll (a chance node)
     DISTRIBUTE = "distribute"  #: players claim and place rolled dice
-    PENALTY = "penalty"  #: unused dice are rerolled one at a time
+    PENALTY = "penalty"  #: FUSE: unused dice are rerolled one at a time
+    DEFUSE = "defuse"  #: Countdown Step 3: complete cards are defused and replaced
+    SPARKS = "sparks"  #: Countdown Step 4 (and the Spark module): sparks for dice not taken
     OVER = "over"
+
+_ROLE_ACTIONS = (Name, Recolour, Renumber, Flip, Rethrow)
 
 
 @dataclass(frozen=True)
 class Decision:
     """What one seat must or may decide now: ``kind`` and the die ids or card ids to choose from."""
 
-    kind: str  #: "distribute", "take", "give_up" or "reroll"
+    kind: str  #: "distribute", "take", "give_up", "reroll", "name", "roll_six", "role" or "return"
     options: tuple[Any, ...] = ()
 
 
@@ -186,31 +212,42 @@ def compiled(card: BombCard, types_in_play: int, feasibility: bool) -> CompiledC
 
 
 class GameState:
-    """A FUSE game in progress. Create one with ``new_game``; change it only through ``apply``."""
+    """A game in progress. Create one with ``new_game``; change it only through ``apply``."""
 
     def __init__(self, config: GameConfig, dice: DiceSet | None = None) -> None:
         self.config = config
         self.catalogue: Catalogue = config.catalogue
-        self.dice = dice or DiceSet.fuse()
+        self.dice = dice or config.dice_set
         self._bombs = {b.id: b for b in self.catalogue.bombs}
+        self._sparks = {b.id: b for b in self.catalogue.sparks}
+        self._cards = {**self._bombs, **self._sparks}
         self._fuses = {f.id: f for f in self.catalogue.fuses}
+        self._roles = {r.id: r for r in self.catalogue.roles}
         in_play = self.dice.types_in_play
-        self._compiled = {b.id: compiled(b, in_play, config.feasibility) for b in self.catalogue.bombs}
+        self._compiled = {b.id: compiled(b, in_play, config.feasibility) for b in self._cards.values()}
+        self._step3 = config.countdown_rules
+        self._sparks_on = config.uses_sparks
         n = config.players
         self.rng = Rng(0)
         self.time_ms = 0
         self.faces: list[int] = [1] * len(self.dice)
         self.types: list[int] = [die_type(c, 1) for c in self.dice.colours]  # cache of die_type per die
         self.free: list[int] = []  # dice of this turn's roll still in the middle
-        self.quota = quota(config.players)
+        self.quota = config.base_quota
         self.bag: list[int] = list(range(len(self.dice)))
-        self.hands: list[list[HandCard]] = [[] for _ in range(n)]
+        self.hands: list[list[HandCard]] = [[] for _ in range(n)]  # bombs and sparks in play
+        self.duds: list[list[str]] = [[] for _ in range(n)]  # hand bombs turned face down (C.2.2)
         self.row: list[str] = []
         self.deck: list[str] = []  # top is the end of the list
         self.stacks: dict[int, list[str]] = {}  # stacks setup: level -> cards, top at the end
         self.fuse_deck: list[str] = []  # stacks setup
         self.score_pile: list[str] = []
         self.fuses_activated: list[str] = []
+        self.spark_deck: list[str] = []  # top is the end of the list
+        self.spark_discard: list[str] = []  # face up, oldest first
+        self.sparks_defused: list[str] = []
+        self.roles: list[str] = []  # role card id per seat ('' for none) when roles are in play
+        self.roles_up: list[bool] = []
         self.turn = 1
         self.leader = 0
         self.phase = Phase.ROLL
@@ -223,6 +260,18 @@ class GameState:
         self.refills = 0  # row cards still to be turned over from the deck
         self.unused: list[int] = []
         self.penalty_die = EMPTY  # the unused die chosen for the next penalty roll
+        self.spark_queue: list[int] = []  # seats still to draw a spark, in order
+        self.six: list[int] = []  # seats still to roll a 6 ("all players must roll a 6")
+        self.six_pending = EMPTY  # the seat whose roll is in the air
+        self.named = ""  # the colour letter or number the Cutter / Operations Engineer named
+        self.role_eligible: list[int] = []  # rolled dice the named colour/number lets change
+        self.role_dice: list[int] = []  # dice already changed or flipped this turn
+        self.role_uses = 0  # ability uses this turn (Technologist, Technician: 1; Instructor: 3)
+        self.bonus_die = False  # a Logistics Specialist led this roll: one more die, quota + 1
+        self.free_return = False  # FUSE penalty: the Logistics leader may still return a die free
+        self.temp: dict[int, int] = {}  # die -> temporary colour mask (until placed: D.9)
+        self.rethrow: list[int] = []  # dice the Explosives Instructor is rerolling (chance)
+        self.clock_stop: int | None = None  # Countdown 1-2p: the ship was saved mid-turn at this time
         self.outcome: Outcome | None = None
 
     # ================================================================== queries
@@ -236,30 +285,54 @@ class GameState:
 
     @property
     def is_chance(self) -> bool:
-        """True when the next step is random: the turn's roll or a penalty reroll."""
+        """True when the next step is random: the turn's roll, a penalty reroll, an ability's
+        reroll, or a "roll a 6" roll."""
         if self.outcome or self.removals:
             return False
-        return self.phase is Phase.ROLL or (self.phase is Phase.PENALTY and self.penalty_die != EMPTY)
+        if self.six_pending != EMPTY or self.rethrow:
+            return True
+        if self.six or self.spark_queue or self.refills:
+            return False
+        if self.phase is Phase.ROLL:
+            return not _roles.needs_name(self)
+        return self.phase is Phase.PENALTY and self.penalty_die != EMPTY
 
     def bomb(self, card_id: str) -> BombCard:
-        """The bomb card with this id."""
-        return self._bombs[card_id]
+        """The bomb or spark card with this id."""
+        return self._cards[card_id]
 
     def fuse(self, card_id: str) -> FuseCard:
         """The fuse card with this id."""
         return self._fuses[card_id]
 
+    def role(self, card_id: str) -> RoleCard:
+        """The role card with this id."""
+        return self._roles[card_id]
+
+    def is_spark(self, card_id: str) -> bool:
+        return card_id in self._sparks
+
     def card_rules(self, card_id: str) -> CompiledCard:
-        """The compiled legality tables of a bomb card (keyed by ``HandCard.key``)."""
+        """The compiled legality tables of a bomb or spark card (keyed by ``HandCard.key``)."""
         return self._compiled[card_id]
 
     def die_type(self, die: int) -> int:
-        """The type (colour set and face) die ``die`` shows now."""
+        """The type (colour set and face) die ``die`` shows now (its real colours)."""
         return self.types[die]
 
+    def effective_type(self, die: int) -> int:
+        """The type die ``die`` counts as for placement now (a temporary colour counts)."""
+        return _roles.effective_type(self, die)
+
     def die_label(self, die: int) -> str:
-        """``Y5``: the colour and face die ``die`` shows now."""
-        return TYPE_LABELS[self.types[die]]
+        """``Y5``: the colour and face die ``die`` shows now (``B4 as R`` with a temporary colour)."""
+        t = self.temp.get(die)
+        return TYPE_LABELS[self.types[die]] + (f" as {colours_text(t)}" if t else "")
+
+    def set_face(self, die: int, face: int) -> None:
+        """Turn a die to ``face`` (a roll, or a role turning it)."""
+        self.faces[die] = face
+        self.types[die] = die_type(self.dice.colours[die], face)
 
     def unplaced(self) -> list[int]:
         """Dice of this turn's roll that are still in the middle of the table."""
@@ -278,9 +351,31 @@ class GameState:
             return any(self.stacks.values())
         return bool(self.row) or any(c in self._bombs for c in self.deck)
 
+    def sparks_in_play(self) -> int:
+        """How many spark cards lie in front of the players."""
+        return sum(1 for hand in self.hands for hc in hand if hc.card in self._sparks)
+
+    def active_ability(self) -> Ability | None:
+        """The leader's role ability, if one is in use this turn."""
+        return _roles.active_ability(self)
+
+    def seat_quota(self, seat: int) -> int:
+        """The most dice ``seat`` may take this turn (a Logistics leader: one more)."""
+        return self.quota + (1 if self.bonus_die and seat == self.leader else 0)
+
+    def _early(self) -> bool:
+        """May complete cards be defused before Step 3 (Countdown, 1-2 players)?"""
+        return self._step3 and self.players <= 2
+
     def _may_place(self, seat: int) -> bool:
-        return (not self.done[seat] and self.taken[seat] < self.quota
-                and any(EMPTY in hc.types for hc in self.hands[seat]))
+        if self.done[seat] or self.taken[seat] >= self.seat_quota(seat):
+            return False
+        for hc in self.hands[seat]:
+            if EMPTY in hc.types:
+                return True
+        # 1-2 player Countdown: a complete card defused now brings a new card to place on
+        return self._early() and any(EMPTY not in hc.types for hc in self.hands[seat]) and (
+            self.middle_has_bombs() or any(hc.card in self._sparks for hc in self.hands[seat]))
 
     def _pick_options(self) -> list[str]:
         if self.config.setup is Setup.STACKS:
@@ -294,8 +389,15 @@ class GameState:
             return out
         if self.removals:
             return {s: Decision("give_up", dice) for s, dice in sorted(self.removals.items())}
+        if self.six:
+            return {s: Decision("roll_six") for s in self.six}
+        if self.phase is Phase.ROLL:
+            if _roles.needs_name(self):
+                return {self.leader: Decision("name", _roles.name_options(self))}
+            return out
         if self.phase is Phase.PENALTY:
-            return {self.leader: Decision("reroll", tuple(self.unused))}
+            options = tuple(self.unused)
+            return {self.leader: Decision("return" if self.free_return else "reroll", options)}
         free = tuple(self.unplaced())
         for seat in range(self.players):
             picks = [p for p in self.picks if p[0] == seat]
@@ -303,6 +405,8 @@ class GameState:
                 out[seat] = Decision("take", tuple(self._pick_options()))
             elif self._may_place(seat) and free:
                 out[seat] = Decision("distribute", free)
+        if free and self.leader not in out and _roles.role_actions(self, self.time_ms):
+            out[self.leader] = Decision("role", free)
         return out
 
     def legal_actions(self, seat: int | None = None) -> LegalActions:
@@ -317,6 +421,12 @@ class GameState:
         seats = range(self.players) if seat is None else (seat,)
         if self.removals:
             return LegalActions([GiveUp(s, at, d) for s in seats for d in self.removals.get(s, ())], at)
+        if self.six:
+            return LegalActions([RollSix(s, at) for s in seats if s in self.six], at)
+        if self.phase is Phase.ROLL:
+            if self.leader in seats and _roles.needs_name(self):
+                acts += [Name(self.leader, at, v) for v in _roles.name_options(self)]
+            return LegalActions(acts, at)
         if self.phase is Phase.PENALTY:
             if self.leader in seats:
                 seen: set[int] = set()
@@ -325,12 +435,14 @@ class GameState:
                     if cs not in seen:  # dice of one colour set are interchangeable here
                         seen.add(cs)
                         acts.append(RerollUnused(self.leader, at, d))
+                        if self.free_return:
+                            acts.append(ReturnFree(self.leader, at, d))
             return LegalActions(acts, at)
         if self.phase is not Phase.DISTRIBUTE:
             return LegalActions(acts, at)
         free = self.free
         types = self.types
-        quota_ = self.quota
+        temp = self.temp
         n = 0
         for s in seats:
             if self.picks and any(p[0] == s for p in self.picks):
@@ -338,12 +450,17 @@ class GameState:
                 if self.config.setup is Setup.STACKS and self.fuse_deck and not any(
                         p[2] for p in self.picks if p[0] == s):
                     acts.append(RevealFuse(s, at))
-            if not free or self.done[s] or self.taken[s] >= quota_:
+            if s == self.leader and free:
+                acts += _roles.role_actions(self, at)
+            if not free or self.done[s] or self.taken[s] >= self.seat_quota(s):
                 continue
             open_card = False
             for hc in self.hands[s]:
                 st = hc.key
                 if EMPTY not in st:
+                    if self._early() and not any(p[1] == hc.card for p in self.picks):
+                        acts.append(Defuse(s, at, hc.card))
+                        open_card = True
                     continue
                 open_card = True
                 rules = self._compiled[hc.card]
@@ -352,9 +469,9 @@ class GameState:
                 card = hc.card
                 for d in free:
                     t = canon[types[d]]
-                    slots = table[t]
-                    if slots is None:
-                        slots = rules.legal_slots(st, t)
+                    found = None if d in temp else table[t]
+                    slots = found if found is not None else rules.legal_slots(
+                        st, t, canon[die_type(temp[d], self.faces[d])] if d in temp else None)
                     if slots:
                         acts.append((s, d, card, slots))
                         n += len(slots) - 1
@@ -395,7 +512,31 @@ class GameState:
             if a.die not in self.removals[a.seat]:
                 raise NotYourDecision("that die cannot be given up (choose a highlighted die)")
             return
+        if self.six:
+            if not isinstance(a, RollSix) or a.seat not in self.six:
+                who = ", ".join(f"P{s + 1}" for s in self.six)
+                raise NotYourDecision(f"everyone waits for {who} to roll a 6")
+            return
+        if isinstance(a, RollSix):
+            raise NotYourDecision("nobody has to roll a 6 now")
+        if isinstance(a, _ROLE_ACTIONS):
+            if isinstance(a, Name) != (self.phase is Phase.ROLL) or (
+                    not isinstance(a, Name) and self.phase is not Phase.DISTRIBUTE):
+                raise NotYourDecision("role abilities are used around the turn's roll"
+                                      if self.phase is not Phase.DISTRIBUTE else "nothing to name now")
+            why = _roles.why_not(self, a)
+            if why:
+                raise NotYourDecision(why)
+            return
+        if self.phase is Phase.ROLL:
+            raise NotYourDecision("waiting for the leader to name a colour or number")
         if self.phase is Phase.PENALTY:
+            if isinstance(a, ReturnFree):
+                if a.seat != self.leader or not self.free_return:
+                    raise NotYourDecision("no die can be returned without penalty now")
+                if a.die not in self.unused:
+                    raise NotYourDecision("that die is not an unused die")
+                return
             if not isinstance(a, RerollUnused) or a.seat != self.leader:
                 raise NotYourDecision(f"P{self.leader + 1} chooses which unused die to roll next")
             if a.die not in self.unused:
@@ -410,16 +551,25 @@ class GameState:
                                               or any(p[2] for p in self.picks if p[0] == a.seat)):
                 raise NotYourDecision("no fuse card can be revealed now")
             return
+        if self.phase is not Phase.DISTRIBUTE:
+            raise NotYourDecision("waiting for the defused cards to be replaced")
         if isinstance(a, Done):
             if not self._may_place(a.seat) or not self.unplaced():
                 raise NotYourDecision("you have nothing left to decide this turn")
             return
+        if isinstance(a, Defuse):
+            if not self._early():
+                raise NotYourDecision("cards are defused in Step 3 (early only with 1-2 players)")
+            hc = self.hand_card(a.seat, a.card)
+            if hc is None or not hc.complete or any(p[1] == a.card for p in self.picks):
+                raise NotYourDecision(f"{a.card} is not a complete card of yours")
+            return
         if isinstance(a, Place):
             if self.done[a.seat]:
                 raise NotYourDecision("you already said you are done this turn")
-            if self.taken[a.seat] >= self.quota:
-                raise NotYourDecision(f"you may take at most {self.quota} dice a turn")
-            if a.die not in self.free or self.phase is not Phase.DISTRIBUTE:
+            if self.taken[a.seat] >= self.seat_quota(a.seat):
+                raise NotYourDecision(f"you may take at most {self.seat_quota(a.seat)} dice a turn")
+            if a.die not in self.free:
                 raise IllegalPlacement("that die is not available (already taken, or not rolled)")
             hc = self.hand_card(a.seat, a.card)
             if hc is None:
@@ -427,7 +577,9 @@ class GameState:
             if hc.complete:
                 raise IllegalPlacement(f"{a.card} is already complete")
             rules = self._compiled[a.card]
-            why = rules.why_illegal(hc.key, a.slot, rules.canon[self.types[a.die]])
+            canon = rules.canon
+            why = rules.why_illegal(hc.key, a.slot, canon[self.types[a.die]],
+                                    canon[self.effective_type(a.die)])
             if why:
                 label = self.die_label(a.die)
                 raise IllegalPlacement(f"{label} cannot go on {a.card} slot {a.slot + 1}: {why}")
@@ -439,7 +591,7 @@ class GameState:
         if a.at is not None and a.at > self.time_ms:
             self.time_ms = a.at
         limit = self.config.time_limit
-        if limit is not None and self.time_ms >= limit * 1000:
+        if limit is not None and self.time_ms >= limit * 1000 and self.clock_stop is None:
             self.time_ms = limit * 1000
             self._end(False, Termination.TIME_UP, ev)
             return ev
@@ -462,6 +614,20 @@ class GameState:
             self._remove_die(a.seat, a.die, ev)
         elif isinstance(a, RerollUnused):
             self.penalty_die = a.die
+        elif isinstance(a, ReturnFree):
+            self.free_return = False
+            self.unused.remove(a.die)
+            insort(self.bag, a.die)
+            ev.append(Event("die_returned_free", {"seat": a.seat, "die": self.die_label(a.die),
+                                                  "die_id": a.die}))
+        elif isinstance(a, Defuse):
+            hc = self.hand_card(a.seat, a.card)
+            assert hc is not None
+            self._card_defusable(a.seat, hc, ev)
+        elif isinstance(a, RollSix):
+            self.six_pending = a.seat
+        elif isinstance(a, _ROLE_ACTIONS):
+            _roles.apply_role_action(self, a, ev)
         self._advance(ev, chance)
         return ev
 
@@ -469,25 +635,47 @@ class GameState:
     def _place(self, a: Place, ev: list[Event]) -> None:
         hc = self.hand_card(a.seat, a.card)
         assert hc is not None
+        label = self.die_label(a.die)
+        self.temp.pop(a.die, None)  # D.9: a changed colour reverts once the die is placed
         hc.set_slot(a.slot, a.die, self.types[a.die], self._compiled[a.card].canon)
         self.taken[a.seat] += 1
         self.free.remove(a.die)
-        ev.append(Event("die_placed", {"seat": a.seat, "die": self.die_label(a.die), "die_id": a.die,
+        ev.append(Event("die_placed", {"seat": a.seat, "die": label, "die_id": a.die,
                                        "card": a.card, "slot": a.slot}))
         if hc.complete:
             ev.append(Event("card_completed", {"seat": a.seat, "card": a.card}))
-            if self.middle_has_bombs():
-                self.picks.append([a.seat, a.card, False])
-            else:  # Insane endgame: nothing to take, the card is simply defused
-                self._defuse(a.seat, hc, ev)
-                self._check_insane_win(ev)
+            if not self._step3:  # FUSE defuses at once; Countdown waits for Step 3 (C.2)
+                self._card_defusable(a.seat, hc, ev)
+
+    def _card_defusable(self, seat: int, hc: HandCard, ev: list[Event]) -> None:
+        """A complete card is defused: a spark is discarded; a bomb waits for its owner to take a
+        replacement (or, with the middle empty, is simply defused)."""
+        if hc.card in self._sparks:
+            self._defuse_spark(seat, hc, ev)
+        elif self.middle_has_bombs():
+            self.picks.append([seat, hc.card, False])
+            return
+        else:  # the endgame: nothing to take, the card is simply defused
+            self._defuse(seat, hc, ev)
+        self._after_middle_or_spark_change(ev)
 
     def _defuse(self, seat: int, hc: HandCard, ev: list[Event]) -> None:
         for d in hc.dice:
             insort(self.bag, d)
         self.hands[seat].remove(hc)
         self.score_pile.append(hc.card)
+        if self.roles_up and not self.roles_up[seat]:
+            self.roles_up[seat] = True  # "until they defuse a bomb card"
+            ev.append(Event("role_restored", {"seat": seat}))
         ev.append(Event("bomb_defused", {"seat": seat, "card": hc.card, "points": self.bomb(hc.card).points}))
+
+    def _defuse_spark(self, seat: int, hc: HandCard, ev: list[Event]) -> None:
+        for d in hc.dice:
+            insort(self.bag, d)
+        self.hands[seat].remove(hc)
+        self.spark_discard.append(hc.card)
+        self.sparks_defused.append(hc.card)
+        ev.append(Event("spark_defused", {"seat": seat, "card": hc.card}))
 
     def _take(self, seat: int, card: str, ev: list[Event]) -> None:
         i = next(i for i, p in enumerate(self.picks) if p[0] == seat)
@@ -504,37 +692,76 @@ class GameState:
             self.row.remove(card)
         self.hands[seat].append(HandCard(card, self.bomb(card).shape.size))
         ev.append(Event("card_taken", {"seat": seat, "card": card}))
-        if not self.middle_has_bombs():
-            # E.1: taking the last bomb from the middle wins at once (Insane also needs the hands);
-            # fuse cards left below it are never turned over (G-23).
-            if self.config.difficulty is not Difficulty.INSANE:
-                self._end(True, Termination.BOMBS_DEFUSED, ev)
-                return
-            for p in self.picks:  # nothing left to take: other complete cards are defused now
-                other = self.hand_card(p[0], p[1])
-                assert other is not None
-                self._defuse(p[0], other, ev)
-            self.picks.clear()
-            self._check_insane_win(ev)
+        if self.middle_has_bombs():
+            if self.config.setup is not Setup.STACKS:
+                self.refills += 1
             return
-        if self.config.setup is not Setup.STACKS:
-            self.refills += 1
-
-    def _check_insane_win(self, ev: list[Event]) -> None:
-        if not self.outcome and not self.middle_has_bombs() and not any(self.hands):
+        # E.1: in FUSE taking the last bomb from the middle wins at once (fuse cards left below
+        # it are never turned over, G-23), unless the hands (Insane) or sparks must be cleared too.
+        if not self._step3 and not self.config.difficulty.top and not self.sparks_in_play():
             self._end(True, Termination.BOMBS_DEFUSED, ev)
+            return
+        for p in self.picks:  # nothing left to take: other complete cards are defused now
+            other = self.hand_card(p[0], p[1])
+            assert other is not None
+            self._defuse(p[0], other, ev)
+        self.picks.clear()
+        self._after_middle_or_spark_change(ev)
+
+    def _after_middle_or_spark_change(self, ev: list[Event]) -> None:
+        """The middle has just emptied, or a card was defused with it empty: turn the hands face
+        down if sparks still have to be cleared (C.2.2), and see whether the team has won."""
+        if self.outcome or self.middle_has_bombs():
+            return
+        if self.sparks_in_play() and not self.config.difficulty.top:
+            for seat, hand in enumerate(self.hands):
+                for hc in [h for h in hand if h.card in self._bombs and not h.complete]:
+                    hand.remove(hc)
+                    for d in hc.dice:
+                        if d != EMPTY:
+                            insort(self.bag, d)
+                    self.duds[seat].append(hc.card)
+                    ev.append(Event("card_turned_down", {"seat": seat, "card": hc.card}))
+        if not self._saved():
+            return
+        if not self._step3:
+            self._end(True, Termination.BOMBS_DEFUSED, ev)
+        elif self.phase is Phase.DISTRIBUTE and self.clock_stop is None:
+            # E.2: the clock stops now; the turn's remaining dice may still be placed
+            self.clock_stop = self.time_ms
+            ev.append(Event("clock_stopped", {"time_ms": self.time_ms}))
+
+    def _saved(self) -> bool:
+        """No bomb left in the middle, no spark in play, and (Insane/Heroic) no card in hand."""
+        if self.middle_has_bombs() or self.sparks_in_play():
+            return False
+        if not self.config.difficulty.top:
+            return True
+        return not any(hc.card in self._bombs for hand in self.hands for hc in hand)
 
     # ------------------------------------------------------------------ fuse cards & removals
     def _activate_fuse(self, card_id: str, ev: list[Event]) -> None:
         f = self.fuse(card_id)
         self.fuses_activated.append(card_id)
-        ev.append(Event("fuse_activated", {"card": card_id, "shows": f.symbol}))
-        self._start_removals(lambda c, n: f.matches(c, n), f"fuse card {f.symbol}", ev)
+        data: dict[str, Any] = {"card": card_id, "shows": f.symbol}
+        if f.effect is not FuseEffect.SYMBOL:
+            data["effect"] = f.effect.value
+        ev.append(Event("fuse_activated", data))
+        if f.effect is FuseEffect.SYMBOL:
+            self._start_removals(lambda c, n: f.matches(c, n), f"fuse card {f.symbol}", ev)
+        elif f.effect is FuseEffect.SPARK:
+            self.spark_queue += list(range(self.players))
+        elif f.effect is FuseEffect.LOSE_ROLES:
+            if self.roles_up:
+                self.roles_up = [False] * self.players
+        elif f.effect is FuseEffect.ROLL_SIX:
+            self.six = list(range(self.players))
 
-    def _start_removals(self, matches: Any, reason: str, ev: list[Event]) -> None:
-        """C.3: every player returns one matching, unsafe die from an incomplete card, if they can."""
+    def _start_removals(self, matches: Any, reason: str, ev: list[Event],
+                        seats: Sequence[int] | None = None) -> None:
+        """C.3: each player returns one matching, unsafe die from an incomplete card, if they can."""
         self.removal_reason = reason
-        for seat in range(self.players):
+        for seat in range(self.players) if seats is None else seats:
             eligible = tuple(self.eligible_dice(seat, matches))
             if len(eligible) == 1:
                 self._remove_die(seat, eligible[0], ev)
@@ -563,9 +790,47 @@ class GameState:
                 return
         raise AssertionError(f"die {die} is not on seat {seat}'s cards")
 
+    # ------------------------------------------------------------------ sparks
+    def _draw_spark(self, seat: int, ev: list[Event]) -> None:
+        """Give ``seat`` the top spark; turn the discards over when the deck is empty; with every
+        spark in play, the player returns a die of their choice instead (F.3, G-37)."""
+        if not self.spark_deck and self.spark_discard:
+            pile = self.spark_discard[::-1]  # turned over: the oldest discard is the new top
+            if self.config.shuffle_sparks:
+                self.rng.shuffle(pile)
+            self.spark_deck, self.spark_discard = pile, []
+            ev.append(Event("sparks_turned_over", {"cards": len(pile)}))
+        if self.spark_deck:
+            card = self.spark_deck.pop()
+            self.hands[seat].append(HandCard(card, self.bomb(card).shape.size))
+            ev.append(Event("spark_drawn", {"seat": seat, "card": card}))
+            return
+        ev.append(Event("no_spark_left", {"seat": seat}))
+        self._start_removals(lambda c, n: True, "no spark card left", ev, (seat,))
+
+    def _queue_sparks(self) -> None:
+        """Step 4: one spark per die short of the base quota, for players who still have cards
+        (C.2 Step 4, G-27, G-28)."""
+        for k in range(self.players):
+            seat = (self.leader + k) % self.players
+            if self.hands[seat]:
+                self.spark_queue += [seat] * max(0, self.quota - self.taken[seat])
+
     # ------------------------------------------------------------------ the automatic steps
     def _advance(self, ev: list[Event], chance: bool) -> None:
         while self.outcome is None and not self.removals:
+            if self.six_pending != EMPTY:
+                if not chance:
+                    return
+                self._roll_six(self.six_pending, self.rng.below(6) + 1, ev)
+                continue
+            if self.six:
+                return
+            if self.rethrow:
+                if not chance:
+                    return
+                self._rethrow([self.rng.below(6) + 1 for _ in self.rethrow], ev)
+                continue
             if self.refills:
                 if not self.deck:
                     self.refills = 0
@@ -578,20 +843,32 @@ class GameState:
                     self.refills -= 1
                     ev.append(Event("card_revealed", {"card": top}))
                 continue
+            if self.spark_queue:
+                self._draw_spark(self.spark_queue.pop(0), ev)
+                continue
             if self.phase is Phase.DISTRIBUTE:
                 if self.picks or (self.free and any(self._may_place(s) for s in range(self.players))):
                     return
-                self.unused = self.free
-                self.free = []
-                self.phase = Phase.PENALTY
+                self._end_distribution(ev)
+                continue
+            if self.phase is Phase.DEFUSE:
+                if self.picks:
+                    return
+                self._end_step3(ev)
+                continue
+            if self.phase is Phase.SPARKS:
+                for d in self.unused:  # C.2 Step 4: the untaken dice go back in the bag
+                    insort(self.bag, d)
+                self.unused = []
+                self._end_turn(ev)
                 continue
             if self.phase is Phase.PENALTY:
                 if self.penalty_die == EMPTY:
                     if not self.unused:
                         self._end_turn(ev)
                         continue
-                    if len({self.dice.colours[d] for d in self.unused}) > 1:
-                        return  # the leader chooses the order
+                    if self.free_return or len({self.dice.colours[d] for d in self.unused}) > 1:
+                        return  # the leader chooses the order (or the die to return free)
                     self.penalty_die = self.unused[0]
                 if not chance:
                     return
@@ -601,31 +878,76 @@ class GameState:
                 if not self.bag:
                     self._end(False, Termination.BAG_EMPTY, ev)
                     return
-                if not chance:
+                if not chance or _roles.needs_name(self):
                     return
-                k = min(dice_per_turn(self.players), len(self.bag))
+                k = self._dice_to_draw()
                 drawn = [self.bag.pop(self.rng.below(len(self.bag))) for _ in range(k)]
                 self._roll(drawn, [self.rng.below(6) + 1 for _ in drawn], ev)
                 continue
             return
 
+    def _dice_to_draw(self) -> int:
+        extra = 1 if self.active_ability() is Ability.LOGISTICS_SPECIALIST else 0
+        return min(dice_per_turn(self.players) + extra, len(self.bag))
+
+    def _end_distribution(self, ev: list[Event]) -> None:
+        self.unused = self.free
+        self.free = []
+        self.temp.clear()
+        if self._step3:
+            # Step 3: every complete card is defused, the leader's seat first (C.2)
+            self.phase = Phase.DEFUSE
+            for k in range(self.players):
+                seat = (self.leader + k) % self.players
+                for hc in [h for h in self.hands[seat] if h.complete]:
+                    if not any(p[1] == hc.card for p in self.picks):
+                        self._card_defusable(seat, hc, ev)
+        elif self._sparks_on:
+            self.phase = Phase.SPARKS
+            self._queue_sparks()
+        else:
+            self.phase = Phase.PENALTY
+            self.free_return = self.bonus_die and bool(self.unused) and self.taken[self.leader] <= self.quota
+
+    def _end_step3(self, ev: list[Event]) -> None:
+        self._after_middle_or_spark_change(ev)
+        if self._saved():  # E.2: the ship is saved; Step 4 is skipped
+            self._end(True, Termination.BOMBS_DEFUSED, ev)
+            return
+        self.phase = Phase.SPARKS
+        self._queue_sparks()
+
     def _roll(self, drawn: list[int], faces: list[int], ev: list[Event]) -> None:
         for d, f in zip(drawn, faces):
-            self.faces[d] = f
-            self.types[d] = die_type(self.dice.colours[d], f)
+            self.set_face(d, f)
         self.rolled = drawn
         self.free = drawn[:]
         self.taken = [0] * self.players
         self.done = [False] * self.players
+        self.bonus_die = self.active_ability() is Ability.LOGISTICS_SPECIALIST
         self.phase = Phase.DISTRIBUTE
+        _roles.after_roll(self, drawn)
         ev.append(Event("dice_rolled", {"leader": self.leader, "dice": [self.die_label(d) for d in drawn],
                                         "die_ids": drawn}))
 
+    def _rethrow(self, faces: list[int], ev: list[Event]) -> None:
+        for d, f in zip(self.rethrow, faces):
+            self.set_face(d, f)
+        ev.append(Event("dice_rerolled", {"dice": [self.die_label(d) for d in self.rethrow],
+                                          "die_ids": self.rethrow}))
+        self.rethrow = []
+
+    def _roll_six(self, seat: int, face: int, ev: list[Event]) -> None:
+        self.six_pending = EMPTY
+        ev.append(Event("six_rolled" if face == 6 else "not_six", {"seat": seat, "face": face}))
+        if face == 6:
+            self.six.remove(seat)
+
     def _penalty_roll(self, die: int, face: int, ev: list[Event]) -> None:
-        self.faces[die] = face
-        self.types[die] = die_type(self.dice.colours[die], face)
+        self.set_face(die, face)
         self.unused.remove(die)
         self.penalty_die = EMPTY
+        self.free_return = False  # the free return comes before the first penalty roll
         colours = self.dice.colours[die]
         ev.append(Event("penalty_rolled", {"die": self.die_label(die), "die_id": die}))
         self._start_removals(lambda c, n: bool(c & colours) or n == face,
@@ -637,16 +959,21 @@ class GameState:
         self.turn += 1
         self.leader = (self.leader + 1) % self.players
         self.rolled = []
+        self.named = ""
+        self.role_eligible, self.role_dice, self.role_uses = [], [], 0
+        self.bonus_die = self.free_return = False
         self.phase = Phase.ROLL
 
     def _end(self, won: bool, reason: Termination, ev: list[Event]) -> None:
         limit = self.config.time_limit
-        left = None if limit is None else max(0, limit * 1000 - self.time_ms)
+        now = self.time_ms if self.clock_stop is None else self.clock_stop
+        left = None if limit is None else max(0, limit * 1000 - now)
         # A card is defused the moment its last die goes on (C.1.3, G-24); one still waiting for
         # its owner to take a replacement when the game ends scores all the same.
         pending = [p[1] for p in self.picks]
         points = sum(self.bomb(c).points for c in self.score_pile + pending)
-        self.outcome = Outcome(won, reason, score(won, left, points, len(self.fuses_activated)),
+        self.outcome = Outcome(won, reason, score(won, left, points, len(self.fuses_activated),
+                                                  len(self.sparks_defused)),
                                left, self.config.official)
         self.phase = Phase.OVER
         ev.append(Event("game_won" if won else "game_lost",
@@ -657,14 +984,18 @@ class GameState:
         """The possible results of the pending chance event with their probabilities.
 
         For the turn's roll an outcome is a sorted tuple of die types (the dice drawn and the
-        faces they show; dice of one colour set are interchangeable); for a penalty reroll it is
-        a 1-tuple with the face. Probabilities sum to 1.
+        faces they show; dice of one colour set are interchangeable); for a penalty reroll or a
+        "roll a 6" roll it is a 1-tuple with the face; for an Explosives Instructor's reroll, the
+        new faces of the rerolled dice in order. Probabilities sum to 1.
         """
         if not self.is_chance:
             return []
-        if self.phase is Phase.PENALTY:
+        if self.six_pending != EMPTY or (self.phase is Phase.PENALTY and not self.rethrow):
             return [((f,), 1 / 6) for f in range(1, 7)]
-        k = min(dice_per_turn(self.players), len(self.bag))
+        if self.rethrow:
+            k = len(self.rethrow)
+            return [(fs, 1 / 6 ** k) for fs in product(range(1, 7), repeat=k)]
+        k = self._dice_to_draw()
         by_set = Counter(self.dice.colours[d] for d in self.bag)
         sets = sorted(by_set)
         total = comb(len(self.bag), k)
@@ -689,12 +1020,18 @@ class GameState:
         if not self.is_chance:
             raise IllegalAction("no chance event is pending")
         ev: list[Event] = []
-        if self.phase is Phase.PENALTY:
-            if len(outcome) != 1 or outcome[0] not in range(1, 7):
-                raise IllegalAction(f"a penalty reroll outcome is one face 1-6, not {outcome!r}")
-            self._penalty_roll(self.penalty_die, outcome[0], ev)
+        if self.six_pending != EMPTY or self.rethrow or self.phase is Phase.PENALTY:
+            k = len(self.rethrow) or 1
+            if len(outcome) != k or any(f not in range(1, 7) for f in outcome):
+                raise IllegalAction(f"this outcome is {k} face(s) 1-6, not {outcome!r}")
+            if self.six_pending != EMPTY:
+                self._roll_six(self.six_pending, outcome[0], ev)
+            elif self.rethrow:
+                self._rethrow(list(outcome), ev)
+            else:
+                self._penalty_roll(self.penalty_die, outcome[0], ev)
         else:
-            k = min(dice_per_turn(self.players), len(self.bag))
+            k = self._dice_to_draw()
             if len(outcome) != k or any(not 0 <= t < N_TYPES for t in outcome):
                 raise IllegalAction(f"a roll outcome is {k} die types (see chance_outcomes())")
             drawn: list[int] = []
@@ -741,6 +1078,14 @@ class GameState:
         g.picks = [p[:] for p in self.picks]
         g.removals = dict(self.removals)
         g.unused = self.unused[:]
+        if self._sparks_on or self.roles:
+            g.duds = [x[:] for x in self.duds]
+            g.spark_deck, g.spark_discard = self.spark_deck[:], self.spark_discard[:]
+            g.sparks_defused, g.spark_queue = self.sparks_defused[:], self.spark_queue[:]
+            g.roles, g.roles_up = self.roles[:], self.roles_up[:]
+            g.role_eligible, g.role_dice = self.role_eligible[:], self.role_dice[:]
+            g.temp, g.rethrow = dict(self.temp), self.rethrow[:]
+        g.six = self.six[:]
         return g
 
     def to_dict(self) -> dict[str, Any]:
@@ -759,6 +1104,14 @@ class GameState:
             "removal_reason": self.removal_reason, "refills": self.refills,
             "unused": self.unused[:], "penalty_die": self.penalty_die,
             "outcome": self.outcome.to_dict() if self.outcome else None,
+            "duds": [x[:] for x in self.duds], "spark_deck": self.spark_deck[:],
+            "spark_discard": self.spark_discard[:], "sparks_defused": self.sparks_defused[:],
+            "spark_queue": self.spark_queue[:], "roles": self.roles[:], "roles_up": self.roles_up[:],
+            "six": self.six[:], "six_pending": self.six_pending, "named": self.named,
+            "role_eligible": self.role_eligible[:], "role_dice": self.role_dice[:],
+            "role_uses": self.role_uses, "bonus_die": self.bonus_die, "free_return": self.free_return,
+            "temp": {str(k): colours_text(v) for k, v in self.temp.items()},
+            "rethrow": self.rethrow[:], "clock_stop": self.clock_stop,
         }
 
     @classmethod
@@ -786,6 +1139,16 @@ class GameState:
         g.removal_reason, g.refills = d["removal_reason"], d["refills"]
         g.unused, g.penalty_die = list(d["unused"]), d["penalty_die"]
         g.outcome = Outcome.from_dict(d["outcome"]) if d["outcome"] else None
+        if "duds" in d:  # states saved before Countdown have none of these
+            g.duds = [list(x) for x in d["duds"]]
+            g.spark_deck, g.spark_discard = list(d["spark_deck"]), list(d["spark_discard"])
+            g.sparks_defused, g.spark_queue = list(d["sparks_defused"]), list(d["spark_queue"])
+            g.roles, g.roles_up = list(d["roles"]), list(d["roles_up"])
+            g.six, g.six_pending, g.named = list(d["six"]), d["six_pending"], d["named"]
+            g.role_eligible, g.role_dice = list(d["role_eligible"]), list(d["role_dice"])
+            g.role_uses, g.bonus_die, g.free_return = d["role_uses"], d["bonus_die"], d["free_return"]
+            g.temp = {int(k): parse_colours(v) for k, v in d["temp"].items()}
+            g.rethrow, g.clock_stop = list(d["rethrow"]), d["clock_stop"]
         g.refresh_types()
         if "free" in d:  # dice of the roll on cards since defused are neither free nor placed
             g.free = list(d["free"])
@@ -832,7 +1195,7 @@ def _face_multisets(groups: list[tuple[int, int]]) -> Iterator[list[tuple[int, .
 
 # ====================================================================== setup
 def new_game(config: GameConfig, seed: int, chance: bool = True) -> GameState:
-    """Set up a game (RULES.md B.1-B.3, B.6) and roll the first turn's dice.
+    """Set up a game (RULES.md B.1-B.6, F) and roll the first turn's dice.
 
     The same config and seed always give the same game. ``chance=False`` stops before the first
     roll so that a solver can enumerate it.
@@ -840,44 +1203,68 @@ def new_game(config: GameConfig, seed: int, chance: bool = True) -> GameState:
     g = GameState(config)
     g.rng = Rng(seed)
     rng = g.rng
-    bombs = [b for b in g.catalogue.bombs if config.six_point_cards or b.points != 6]
-    pool = [b.id for b in bombs]
+    n = config.players
+    if config.uses_roles:  # B.4 step 1: one role per player, face up
+        roles = [r.id for r in config.playable.roles]
+        rng.shuffle(roles)
+        g.roles, g.roles_up = roles[:n], [True] * n
+    playable = config.playable
+    pool = [b.id for b in playable.bombs]
     rng.shuffle(pool)
-    rejects: list[str] = []
-    for seat in range(config.players):
-        hand = _deal_hand(g, pool, rejects, config.hand_size)
-        g.hands[seat] = [HandCard(c, g.bomb(c).shape.size) for c in hand]
-    pool += rejects
-    rng.shuffle(pool)
-    fuse_ids = [f.id for f in g.catalogue.fuses]
-    rng.shuffle(fuse_ids)
-    fuses = fuse_ids[:config.fuse_cards]
-    if config.setup is Setup.STANDARD:
-        deck = [pool.pop() for _ in range(config.deck_size)]
-        g.row = [deck.pop() for _ in range(ROW_SIZE)]
-        deck += fuses
+    fuse_ids = [f.id for f in playable.fuses]
+    if config.hands_in_deck:
+        # B.4: build the deck, deal the hands from it, shuffle the rejects back, turn up the row,
+        # then shuffle the fuse cards into the rest
+        deck = pool[-config.deck_size:]
+        rejects: list[str] = []
+        for seat in range(n):
+            hand = _deal_hand(g, deck, rejects, config.hand_size)
+            g.hands[seat] = [HandCard(c, g.bomb(c).shape.size) for c in hand]
+        deck += rejects
+        rng.shuffle(deck)
+        g.row = [deck.pop() for _ in range(min(ROW_SIZE, len(deck)))]
+        rng.shuffle(fuse_ids)
+        deck += fuse_ids[:config.fuse_count]
         rng.shuffle(deck)
         g.deck = deck
     else:
-        by_level = _level_piles(g, pool, config)
-        if config.setup is Setup.SINGLE_DECK:
-            deck = [c for lv in sorted(by_level) for c in by_level[lv]]
-            rng.shuffle(deck)
-            g.row = [deck.pop() for _ in range(ROW_SIZE)]  # G-11: the row is dealt from bombs only
+        rejects = []
+        for seat in range(n):
+            hand = _deal_hand(g, pool, rejects, config.hand_size)
+            g.hands[seat] = [HandCard(c, g.bomb(c).shape.size) for c in hand]
+        pool += rejects
+        rng.shuffle(pool)
+        rng.shuffle(fuse_ids)
+        fuses = fuse_ids[:config.fuse_count]
+        if config.setup is Setup.STANDARD:
+            deck = [pool.pop() for _ in range(config.deck_size)]
+            g.row = [deck.pop() for _ in range(ROW_SIZE)]
             deck += fuses
             rng.shuffle(deck)
             g.deck = deck
         else:
-            g.stacks = by_level
-            g.fuse_deck = fuses
-    g.leader = config.first_leader if config.first_leader is not None else rng.below(config.players)
+            by_level = _level_piles(g, pool, config)
+            if config.setup is Setup.SINGLE_DECK:
+                deck = [c for lv in sorted(by_level) for c in by_level[lv]]
+                rng.shuffle(deck)
+                g.row = [deck.pop() for _ in range(ROW_SIZE)]  # G-11: the row is dealt from bombs only
+                deck += fuses
+                rng.shuffle(deck)
+                g.deck = deck
+            else:
+                g.stacks = by_level
+                g.fuse_deck = fuses
+    if config.uses_sparks:
+        g.spark_deck = [s.id for s in playable.sparks]
+        rng.shuffle(g.spark_deck)
+    g.leader = config.first_leader if config.first_leader is not None else rng.below(n)
     g.phase = Phase.ROLL
     g._advance([], chance)
     return g
 
 
 def _deal_hand(g: GameState, pool: list[str], rejects: list[str], size: int) -> list[str]:
-    """B.3: deal a legal hand, setting rejected cards aside."""
+    """B.3: deal a legal hand from the end of ``pool``, setting rejected cards aside."""
     def draw() -> str:
         if not pool:
             raise ConfigError("not enough bomb cards to deal legal starting hands")
@@ -887,8 +1274,9 @@ def _deal_hand(g: GameState, pool: list[str], rejects: list[str], size: int) -> 
         return g.bomb(card).points
 
     hand = [draw() for _ in range(size)]
+    limit = g.config.hand_limit
     if size == 2:
-        while min(pts(c) for c in hand) > 2:  # some card must be worth 1 or 2
+        while min(pts(c) for c in hand) > limit:  # FUSE: some card worth 1-2; Countdown: 1-3
             rejects.append(hand.pop())
             hand.append(draw())
         return hand
