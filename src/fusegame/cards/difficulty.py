@@ -3,21 +3,28 @@
 The measure is deliberately simple and independent of the game engine and its bots:
 
 * one player, one card, nothing else on the table;
-* each roll is one die of a uniformly random type: a colour drawn uniformly from the five FUSE
-  colours (R B G Y K) and a face drawn uniformly from 1-6 (the bag, other players, the timer, fuse
-  cards and the unused-dice penalty are all ignored);
+* each roll is one die of a random type. By default (FUSE) its colour is drawn uniformly from the
+  five FUSE colours (R B G Y K); with ``dice=`` (e.g. ``COUNTDOWN_DICE``) a die is drawn uniformly
+  from that inventory, so each colour set (single colours and split pairs) turns up in proportion
+  to how many dice carry it. The face is uniform on 1-6. The bag, other players, the timer, fuse
+  cards and the unused-dice penalty are all ignored;
 * the die goes on a legal slot (``CompiledCard.legal_slots``, feasibility rule on) or, when no slot
   takes it, is discarded;
 * the slot is chosen by a **greedy single-card policy, not the team bot**: among the legal slots it
   takes the one that keeps the most options open, i.e. that maximises the number of (die type,
-  slot) pairs that would be legal in the resulting state (ties: the lowest slot index).
+  slot) pairs that would be legal in the resulting state, each die type weighted by how many dice
+  of the inventory can show it (ties: the lowest slot index).
 
 A card's difficulty is the number of rolls until it is complete: ``measure`` reports the mean over
 ``trials`` runs and the chance of finishing within ``within`` rolls. Runs are reproducible: every
 card gets its own generator, derived from the seed and the card's id (not its position in a list).
 
-The point values of the reconstructed catalogue were chosen so that they rise with this measure
-(see ``bench/card_difficulty.py``).
+Spark cards (Countdown) are measured the same way; their result has ``points == 0`` and
+``kind == "spark"``.
+
+The point values of the reconstructed catalogues were chosen so that they rise with this measure
+(see ``bench/card_difficulty.py``; ``--set countdown`` measures the Countdown cards with the
+Countdown dice).
 """
 
 from __future__ import annotations
@@ -34,6 +41,11 @@ from fusegame.rng import Rng
 #: The 30 die types a FUSE roll can show (five single colours x six faces).
 FUSE_TYPES: tuple[int, ...] = tuple(die_type(c, f) for c in COLOURS for f in FACES)
 
+#: FUSE: Countdown's 25 dice with the default split pairs (RULES.md A.2: 4 of each colour plus five
+#: split dice in a cycle R/B, B/G, G/Y, Y/K, K/R). The catalogue loader checks split-die cards
+#: against the same dice.
+COUNTDOWN_DICE: DiceSet = DiceSet.parse("4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R")
+
 #: A run that has not finished after this many rolls is stopped and counted at this value. It
 #: never happens for a completable card in practice (the hardest FUSE cards need about 100 rolls).
 MAX_ROLLS = 2000
@@ -44,7 +56,7 @@ class CardDifficulty:
     """The result of ``measure`` for one card."""
 
     card_id: str
-    points: int
+    points: int  #: 0 for a spark card
     trials: int
     mean_rolls: float  #: mean number of rolls until the card is complete
     stdev_rolls: float  #: sample standard deviation of the rolls
@@ -52,22 +64,46 @@ class CardDifficulty:
     within: int  #: the roll budget ``p_within`` refers to
     p_within: float  #: fraction of runs that completed the card within ``within`` rolls
     mean_discards: float  #: mean number of rolled dice that fitted nowhere
+    kind: str = "bomb"  #: the card's kind: "bomb" or "spark"
 
 
 class _Greedy:
-    """The greedy single-card policy over one compiled card (scores are memoised per state)."""
+    """The greedy single-card policy over one compiled card (scores are memoised per state).
 
-    def __init__(self, shape: CardShape) -> None:
-        self.card = CompiledCard(shape, DiceSet.fuse().types_in_play)
+    ``dice=None`` is the FUSE measure (uniform colour among the five); otherwise dice are drawn from
+    the inventory ``dice``.
+    """
+
+    def __init__(self, shape: CardShape, dice: DiceSet | None = None) -> None:
+        self.dice = dice
+        if dice is None:
+            self.card = CompiledCard(shape, DiceSet.fuse().types_in_play)
+            self.weighted: tuple[tuple[int, int], ...] = tuple((t, 1) for t in FUSE_TYPES)
+        else:
+            if not len(dice):
+                raise ValueError("measuring needs at least one die")
+            self.card = CompiledCard(shape, dice.types_in_play)
+            counts: dict[int, int] = {}
+            for cs in dice.colours:
+                counts[cs] = counts.get(cs, 0) + 1
+            self.weighted = tuple((die_type(cs, f), k) for cs, k in sorted(counts.items()) for f in FACES)
         self._options: dict[State, int] = {}
 
     def options(self, state: State) -> int:
-        """The number of (die type, slot) pairs legal in ``state``."""
+        """The number of (die type, slot) pairs legal in ``state``, each type weighted by the
+        number of dice that can show it."""
         hit = self._options.get(state)
         if hit is None:
             legal = self.card.legal_slots
-            hit = self._options[state] = sum(len(legal(state, t)) for t in FUSE_TYPES)
+            hit = self._options[state] = sum(k * len(legal(state, t)) for t, k in self.weighted)
         return hit
+
+    def roll(self, rng: Rng) -> int:
+        """The type of one rolled die."""
+        if self.dice is None:
+            return die_type(COLOURS[rng.below(len(COLOURS))], FACES[rng.below(len(FACES))])
+        cs = self.dice.colours[rng.below(len(self.dice))]
+        return die_type(cs, FACES[rng.below(len(FACES))])
 
     def choose(self, state: State, t: int) -> int:
         """The slot for a die of type ``t``, or -1 to discard it."""
@@ -83,7 +119,7 @@ class _Greedy:
         state = self.card.empty
         rolls = discards = 0
         while EMPTY in state and rolls < MAX_ROLLS:
-            t = die_type(COLOURS[rng.below(len(COLOURS))], FACES[rng.below(len(FACES))])
+            t = self.roll(rng)
             rolls += 1
             s = self.choose(state, t)
             if s < 0:
@@ -107,11 +143,16 @@ def _median(xs: Sequence[float]) -> float:
     return float(s[n // 2]) if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
-def measure(card: BombCard, trials: int = 200, seed: int = 0, within: int = 12) -> CardDifficulty:
-    """Simulate ``trials`` solo fillings of ``card`` with the greedy policy (see module docs)."""
+def measure(card: BombCard, trials: int = 200, seed: int = 0, within: int = 12,
+            dice: DiceSet | None = None) -> CardDifficulty:
+    """Simulate ``trials`` solo fillings of ``card`` with the greedy policy (see module docs).
+
+    ``dice``: the inventory rolls are drawn from (e.g. ``COUNTDOWN_DICE``); ``None`` is the FUSE
+    measure (a uniform colour among the five single colours).
+    """
     if trials < 1:
         raise ValueError("trials must be at least 1")
-    policy = _Greedy(card.shape)
+    policy = _Greedy(card.shape, dice)
     rng = Rng(seed).fork(_stable_hash(card.id))
     rolls: list[int] = []
     discards = 0
@@ -124,13 +165,14 @@ def measure(card: BombCard, trials: int = 200, seed: int = 0, within: int = 12) 
     return CardDifficulty(
         card_id=card.id, points=card.points, trials=trials, mean_rolls=mean,
         stdev_rolls=math.sqrt(var), median_rolls=_median(rolls), within=within,
-        p_within=sum(r <= within for r in rolls) / trials, mean_discards=discards / trials)
+        p_within=sum(r <= within for r in rolls) / trials, mean_discards=discards / trials,
+        kind=card.kind)
 
 
 def measure_catalogue(cards: Iterable[BombCard], trials: int = 200, seed: int = 0,
-                      within: int = 12) -> tuple[CardDifficulty, ...]:
+                      within: int = 12, dice: DiceSet | None = None) -> tuple[CardDifficulty, ...]:
     """``measure`` every card (each with its own generator derived from ``seed`` and its id)."""
-    return tuple(measure(c, trials, seed, within) for c in cards)
+    return tuple(measure(c, trials, seed, within, dice) for c in cards)
 
 
 def mean_by_points(results: Iterable[CardDifficulty]) -> dict[int, float]:
@@ -176,6 +218,6 @@ def points_correlation(results: Sequence[CardDifficulty]) -> float:
 
 
 __all__ = [
-    "CardDifficulty", "FUSE_TYPES", "MAX_ROLLS", "mean_by_points", "measure", "measure_catalogue",
-    "points_correlation", "spearman",
+    "COUNTDOWN_DICE", "CardDifficulty", "FUSE_TYPES", "MAX_ROLLS", "mean_by_points", "measure",
+    "measure_catalogue", "points_correlation", "spearman",
 ]
