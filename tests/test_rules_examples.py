@@ -641,8 +641,9 @@ def test_h17_1_advanced_single_deck_setup(seed: int) -> None:
 
 
 def points_of(values: list[int]) -> list[str]:
-    """Distinct built-in card ids with these point values (in order)."""
-    pool = {v: [b.id for b in builtin_catalogue().bombs if b.points == v] for v in set(values)}
+    """Distinct built-in FUSE card ids with these point values (in order)."""
+    fuse = builtin_catalogue().of_set("fuse").bombs
+    pool = {v: [b.id for b in fuse if b.points == v] for v in set(values)}
     return [pool[v].pop() for v in values]
 
 

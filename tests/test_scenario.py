@@ -14,7 +14,17 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fusegame import Difficulty, GameConfig, GameState, Phase, Setup, builtin_catalogue, new_game
+from fusegame import (
+    Decision,
+    Difficulty,
+    GameConfig,
+    GameState,
+    Phase,
+    Setup,
+    Tick,
+    builtin_catalogue,
+    new_game,
+)
 from fusegame.constraints import EMPTY
 from fusegame.dice import BLACK, BLUE, GREEN, RED, YELLOW
 from fusegame.scenario import (
@@ -43,7 +53,7 @@ def on_cards(g: GameState) -> list[int]:
 
 
 def middle(g: GameState) -> list[int]:
-    return g.unused if g.phase is Phase.PENALTY else g.unplaced()
+    return g.unused if g.phase in (Phase.PENALTY, Phase.DEFUSE, Phase.SPARKS) else g.unplaced()
 
 
 def assert_conserved(g: GameState) -> None:
@@ -466,3 +476,688 @@ def test_engine_state_data_keeps_the_colour_of_every_die() -> None:
     g = scenario_from_text('dice: "4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R"\nplayers: [[F10]]\nrow: [F01]\n')
     assert scenario_from_data(dump_scenario(g)).dice.colours == g.dice.colours
     assert GameState.from_dict(g.to_dict()).dice.colours == g.dice.colours
+
+
+# ------------------------------------------------------------------------------------ Countdown
+CD: dict[str, Any] = {
+    "config": {"game": "countdown", "players": 2},
+    "players": [[{"id": "A1", "notation": "? ? ?", "dice": ["R1"]}, {"id": "SPK", "spark": "? ?"}],
+                [{"id": "B1", "notation": "? ?"}]],
+    "roles": ["technologist", "cutter"],
+    "row": ["? ?"],
+    "rolled": ["B2", "G3"],
+}
+
+
+def test_countdown_defaults() -> None:
+    g = scenario_from_data(CD)
+    cfg = g.config
+    assert cfg.game.value == "countdown" and cfg.countdown_rules and cfg.uses_sparks
+    assert g.dice == cfg.dice_set and len(g.dice) == 25 and cfg.split_dice  # Countdown's dice
+    assert [hc.card for hc in g.hands[0]] == ["A1", "SPK"] and g.is_spark("SPK") and not g.is_spark("A1")
+    assert g.bomb("SPK").points == 0 and g.bomb("SPK").kind == "spark" and g.bomb("A1").set == "countdown"
+    # spark_deck: rest = every playable spark not in play, in catalogue order, the first on top
+    assert g.spark_deck[::-1] == [s.id for s in cfg.playable.sparks if s.id != "SPK"]
+    assert g.spark_discard == [] and g.sparks_defused == [] and g.duds == [[], []]
+    assert g.roles == ["CR4", "CR1"] and g.roles_up == [True, True]  # the catalogue's role cards
+    assert g.active_ability() is not None and g.active_ability().value == "technologist"  # type: ignore[union-attr]
+    assert g.phase is Phase.DISTRIBUTE and not g.bonus_die and g.temp == {}
+    assert_conserved(g)
+    round_trips(g)
+
+
+def test_countdown_without_roles_has_no_abilities() -> None:
+    g = scenario_from_text("config: {game: countdown}\nplayers: [['? ?'], ['? ?']]\nrow: ['? ?']\n"
+                           "phase: roll\n")
+    assert g.roles == [] and g.roles_up == [] and g.active_ability() is None
+    assert g.is_chance  # no Cutter to name a colour first
+    round_trips(g)
+
+
+@pytest.mark.parametrize(("game", "players", "ok"), [
+    ("fuse", 5, True), ("fuse", 6, False), ("countdown", 4, True), ("countdown", 5, False),
+    ("integrated", 1, True), ("integrated", 5, False), ("epic", 6, True), ("epic", 9, True),
+    ("epic", 5, False)])
+def test_players_range_depends_on_the_game(game: str, players: int, ok: bool) -> None:
+    doc = {"config": {"game": game, "players": players}, "row": ["? ?"]}
+    listed = {"config": {"game": game}, "players": [["? ?"]] * players, "row": ["? ?"]}
+    if ok:
+        assert scenario_from_data(doc).players == players == scenario_from_data(listed).players
+        return
+    with pytest.raises(ScenarioError, match=r"^config\.players: \d is out of range"):
+        scenario_from_data(doc)
+    with pytest.raises(ScenarioError, match=r"^players: .* are for|^players: FUSE is for"):
+        scenario_from_data(listed)
+
+
+def test_config_game_modules_dice_and_shuffle_sparks() -> None:
+    g = scenario_from_text("""
+config: {players: 3, modules: [sparks, roles, split-dice], shuffle_sparks: true,
+         dice: "4R 4B 4G 4Y 4K 1K/Y 1Y/R 1R/B 1B/G 1G/K"}
+players: [["? ?"], ["? ?"], [{spark: "% ?"}]]
+roles: [logistics-specialist, technologist, explosives instructor]
+row: ["? ?"]
+""")
+    cfg = g.config
+    assert cfg.game.value == "fuse" and [m.value for m in cfg.modules] == ["roles", "sparks", "split-dice"]
+    assert cfg.shuffle_sparks and cfg.dice == "4R 4B 4G 4Y 4K 1K/Y 1Y/R 1R/B 1B/G 1G/K"
+    assert g.dice == cfg.dice_set and g.dice.colours[20] == BLACK | YELLOW
+    assert g.is_spark(g.hands[2][0].card) and not cfg.countdown_rules
+    assert [g.role(r).ability.value for r in g.roles] == ["logistics-specialist", "technologist",
+                                                          "explosives-instructor"]
+    doc = dump_scenario(g)
+    assert doc["config"]["modules"] == ["roles", "sparks", "split-dice"] and "dice" not in doc
+    round_trips(g)
+    h = scenario_from_text("config: {players: 2, modules: 'roles, sparks'}\nplayers: [['? ?'], ['? ?']]\n"
+                           "row: ['? ?']\n")
+    assert [m.value for m in h.config.modules] == ["roles", "sparks"]
+
+
+def test_epic_game_has_extra_dice_and_no_roles() -> None:
+    g = scenario_from_text("config: {game: epic, players: 7, difficulty: expert}\nrow: [F01, C02]\n")
+    assert len(g.dice) == 25 + 15 and g.config.deck_size == 49
+    assert g.row == ["F01", "C02"]  # both sets' cards
+    with pytest.raises(ScenarioError, match=r"^roles: this game has no role cards"):
+        scenario_from_text("config: {game: epic, players: 6}\nrow: [F01]\nroles: [cutter, null, null, null, "
+                           "null, null]\n")
+
+
+def test_spark_cards_in_hands_and_piles() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 2}
+spark_cards: [{id: SX, notation: "R ?", name: Red first}]
+players:
+  - cards: [{id: S03, dice: [null]}, {id: SX, dice: [R2]}, "? ?", {spark: "K"}]
+  - [S04]
+row: ["? ?"]
+spark_deck: [S10, {id: SY, spark: "# = #"}, "B"]
+spark_discard: [S01, S02]
+sparks_defused: [S01, S02, S05, S01]
+""")
+    assert [hc.card for hc in g.hands[0]] == ["S03", "SX", "X1", "XS1"]
+    assert [g.is_spark(hc.card) for hc in g.hands[0]] == [True, True, False, True]
+    assert g.bomb("SX").name == "Red first" and g.bomb("XS2").notation == "B"  # bare notation in a pile
+    assert g.spark_deck == ["XS2", "SY", "S10"]  # top first in the document, top at the end in the state
+    assert g.spark_discard == ["S01", "S02"] and g.sparks_defused == ["S01", "S02", "S05", "S01"]
+    hc = g.hand_card(0, "SX")
+    assert hc is not None and g.die_label(hc.dice[0]) == "R2" and hc.dice[1] == EMPTY
+    round_trips(g)
+    doc = dump_scenario(g)
+    assert doc["spark_deck"] == ["S10", "SY", "XS2"]
+    assert [c["id"] for c in doc["spark_cards"]] == ["SX", "XS1", "SY", "XS2"]
+
+
+def test_spark_deck_rest_leaves_out_the_sparks_in_play() -> None:
+    g = scenario_from_text("config: {game: countdown, players: 1}\nplayers: [[S02]]\nrow: ['? ?']\n"
+                           "spark_discard: [S01]\nspark_deck: rest\n")
+    assert "S01" not in g.spark_deck and "S02" not in g.spark_deck
+    assert g.spark_deck[-1] == "S03" and len(g.spark_deck) == len(g.config.playable.sparks) - 2
+    empty = scenario_from_text("config: {game: countdown, players: 1}\nplayers: [[S02]]\nrow: ['? ?']\n"
+                               "spark_deck: []\n")
+    assert empty.spark_deck == []
+    round_trips(empty)
+
+
+def test_split_die_cards_and_sparks_are_left_out_without_split_dice() -> None:
+    g = scenario_from_text("config: {game: countdown, players: 1, dice: '5R 5B 5G 5Y 5K'}\n"
+                           "players: [['? ?']]\nrow: ['? ?']\n")
+    assert not g.config.split_dice
+    assert all(not g.bomb(s).shape.requires_split_die for s in g.spark_deck)
+    round_trips(g)
+
+
+def test_duds_are_face_down_hand_cards_in_the_spark_clean_up() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 2}
+players:
+  - cards: [{spark: "? ?", dice: [R1]}]
+    duds: [C05, "? ?"]
+  - cards: []
+    duds: [C06]
+row: []
+rolled: [B2, G3, Y4, K5]
+""")
+    assert g.duds == [["C05", "X1"], ["C06"]] and g.middle_has_bombs() is False
+    assert g.to_act() == {0: Decision("distribute", tuple(g.rolled))}  # only the spark holder
+    round_trips(g)
+
+
+def test_roles_by_id_or_ability_and_face_down() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 3}
+players: [["? ?"], ["? ?"], ["? ?"]]
+roles: [CR7, Operations Engineer, null]
+roles_up: [false, true, true]
+row: ["? ?"]
+""")
+    assert g.roles == ["CR7", "CR2", ""] and g.roles_up == [False, True, True]
+    assert g.active_ability() is None  # the leader's card is face down
+    round_trips(g)
+    assert dump_scenario(g)["roles"] == ["CR7", "CR2", None]
+
+
+def test_ad_hoc_role_cards() -> None:
+    g = scenario_from_text("""
+builtin_cards: false
+config: {game: countdown, players: 2}
+role_cards: [{id: MINE, ability: disposal-expert, name: The flipper}]
+players: [["? ?"], ["? ?"]]
+roles: [MINE, equipment_technician]
+row: ["? ?"]
+""")
+    assert g.roles == ["MINE", "XR1"] and g.role("MINE").name == "The flipper"
+    assert g.role("XR1").ability.value == "equipment-technician"
+    round_trips(g)
+
+
+def test_temporary_colours_on_rolled_dice() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 1}
+players: [[{id: C, notation: "R =c %"}]]
+roles: [technologist]
+row: ["? ?"]
+rolled: [B4 as R, K/Y2@23 as G, R1]
+role_dice: [B4]
+""")
+    b4 = g.rolled[0]
+    assert g.temp == {b4: RED, 23: GREEN} and g.die_label(b4) == "B4 as R"
+    assert g.role_uses == 1 and g.role_dice == [b4]
+    assert 0 in {a.slot for a in g.legal_actions(0) if getattr(a, "die", None) == b4}
+    doc = dump_scenario(g)
+    assert doc["rolled"][:2] == [f"B4@{b4} as R", "Y/K2@23 as G"]
+    round_trips(g)
+
+
+def test_a_die_placed_with_a_temporary_colour_round_trips() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 1}
+players: [[{id: C, notation: "R =c % ?"}]]
+roles: [technologist]
+row: ["? ?"]
+rolled: [B4 as R, G1]
+role_dice: [B4]
+""")
+    g.apply(g.legal_actions(0)[0])  # B4 as R on the red slot
+    hc = g.hand_card(0, "C")
+    assert hc is not None and g.die_label(hc.dice[0]) == "B4"
+    doc = dump_scenario(g)
+    assert doc["check_cards"] is False  # a blue die on a red slot: not reachable with real colours
+    round_trips(g)
+
+
+def test_named_colour_makes_the_rolled_dice_of_it_eligible() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 2}
+players: [["? ? ?"], ["? ? ?"]]
+roles: [cutter, technologist]
+row: ["? ?"]
+named: R
+rolled: [R2, K/R5, B3, G1]
+""")
+    assert g.named == "R" and [g.die_label(d) for d in g.role_eligible] == ["R2", "R/K5"]
+    round_trips(g)
+    h = scenario_from_text("config: {game: countdown, players: 2}\nplayers: [['? ?'], ['? ?']]\n"
+                           "row: ['? ?']\nroles: [operations-engineer, cutter]\nnamed: 5\nrolled: [R2, B5]\n"
+                           "role_eligible: []\n")
+    assert h.named == "5" and h.role_eligible == []
+    before = scenario_from_text("config: {game: countdown, players: 2}\nplayers: [['? ?'], ['? ?']]\n"
+                                "row: ['? ?']\nroles: [cutter, null]\nphase: roll\n")
+    assert before.to_act() == {0: Decision("name", ("R", "B", "G", "Y", "K"))} and not before.is_chance
+    named = scenario_from_text("config: {game: countdown, players: 2}\nplayers: [['? ?'], ['? ?']]\n"
+                               "row: ['? ?']\nroles: [cutter, null]\nphase: roll\nnamed: K\n")
+    assert named.is_chance
+    round_trips(named)
+
+
+def test_logistics_specialist_bonus_die() -> None:
+    doc = """
+config: {game: countdown, players: 3}
+players:
+  - cards: ["? ? ?"]
+    taken: 2
+  - ["? ?"]
+  - ["? ?"]
+roles: [logistics-specialist, null, null]
+row: ["? ?"]
+rolled: [R1, B2]
+"""
+    g = scenario_from_text(doc)
+    assert g.bonus_die and g.seat_quota(0) == 2 and g.taken[0] == 2
+    round_trips(g)
+    with pytest.raises(ScenarioError, match=r"^players\[0\]\.taken: 2 is out of range \(0 to 1\)"):
+        scenario_from_text(doc + "bonus_die: false\n")
+    h = scenario_from_text(doc.replace("taken: 2", "taken: 1") + "roles_up: false\nbonus_die: true\n")
+    assert h.bonus_die and h.active_ability() is None
+    assert dump_scenario(h)["bonus_die"] is True
+    round_trips(h)
+
+
+def test_chance_nodes_of_the_roles_and_fuse_cards() -> None:
+    rethrow = scenario_from_text("""
+config: {game: countdown, players: 1}
+players: [["? ? ?"]]
+roles: [explosives-instructor]
+row: ["? ?"]
+rolled: [R1, B2, G3]
+rethrow: [R1, G3]
+role_uses: 2
+""")
+    assert rethrow.is_chance and [rethrow.die_label(d) for d in rethrow.rethrow] == ["R1", "G3"]
+    assert rethrow.role_uses == 2 and len(rethrow.chance_outcomes()) == 36
+    round_trips(rethrow)
+    six = scenario_from_text("""
+config: {game: countdown, players: 3, difficulty: expert}
+players: [["? ?"], ["? ?"], ["? ?"]]
+row: ["? ?"]
+rolled: [R1, B2, G3]
+six: [1, 2]
+six_pending: 2
+""")
+    assert six.is_chance and six.six == [1, 2] and six.six_pending == 2
+    round_trips(six)
+    six.apply_chance((6,))
+    assert six.six == [1] and six.to_act() == {1: Decision("roll_six")}
+    round_trips(six)
+
+
+def test_phase_defuse_picks_from_the_leader_on() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 3}
+players:
+  - [{id: A, notation: "?", dice: [R1]}]
+  - [{id: B, notation: "?", dice: [R2]}]
+  - [{id: C, notation: "?", dice: [R3]}]
+leader: 1
+phase: defuse
+unused: []
+row: ["? ?", "? ? ?", "# #"]
+""")
+    assert g.phase is Phase.DEFUSE and [p[:2] for p in g.picks] == [[1, "B"], [2, "C"], [0, "A"]]
+    assert set(g.to_act()) == {0, 1, 2} and all(d.kind == "take" for d in g.to_act().values())
+    round_trips(g)
+
+
+def test_phase_sparks_queues_the_sparks_owed() -> None:
+    doc = """
+config: {game: countdown, players: 2}
+players:
+  - cards: ["? ?"]
+    taken: 1
+  - ["? ?"]
+row: ["? ?"]
+spark_deck: [{id: SP1, spark: "?"}, {id: SP2, spark: "?"}, {id: SP3, spark: "?"}]
+phase: sparks
+unused: [B2, G3]
+"""
+    g = scenario_from_text(doc.replace("phase: sparks\n", "phase: sparks\nspark_queue: []\n"))
+    assert g.phase is Phase.ROLL and g.spark_deck == ["SP3", "SP2", "SP1"]  # nothing owed: the turn ended
+    h = scenario_from_text(doc)  # Step 4 by default: A is one short, B two
+    assert [[hc.card for hc in hand] for hand in h.hands] == [["X1", "SP1"], ["X2", "SP2", "SP3"]]
+    assert h.phase is Phase.ROLL and sorted(h.bag) == list(range(25))[:0] + sorted(h.bag)
+    assert len(h.bag) == 25
+    assert_conserved(h)
+
+
+def test_spark_queue_waits_behind_a_choice() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 2}
+players:
+  - [{notation: "? ? ?", dice: [R1, B2]}]
+  - ["? ?"]
+row: ["? ?"]
+spark_deck: []
+phase: sparks
+unused: [G3]
+removals: {0: [R1, B2]}
+removal_reason: no spark card left
+spark_queue: [0, 1, 1]
+""")
+    assert g.to_act() == {0: Decision("give_up", tuple(g.removals[0]))} and g.spark_queue == [0, 1, 1]
+    round_trips(g)
+
+
+def test_complete_cards_in_a_countdown_distribution() -> None:
+    doc = """
+config: {game: countdown, players: 2}
+players:
+  - [{id: A, notation: "? ?", dice: [R1, R2]}, {id: S, spark: "?", dice: [R3]}]
+  - ["? ?"]
+row: ["? ?"]
+rolled: [B1, B2]
+"""
+    g = scenario_from_text(doc)  # complete cards wait for Step 3 (or an early defusal)
+    assert g.picks == [] and g.phase is Phase.DISTRIBUTE
+    acts = [str(a) for a in g.legal_actions(0)]
+    assert "p0 defuse A @0" in acts and "p0 defuse S @0" in acts
+    round_trips(g)
+    early = scenario_from_text(doc + "picks: [[0, A]]\n")
+    assert early.picks == [[0, "A", False]] and early.to_act()[0].kind == "take"
+    round_trips(early)
+    with pytest.raises(ScenarioError, match=r"^picks: only 1-2 player Countdown games defuse"):
+        three = doc.replace("players: 2", "players: 3").replace('- ["? ?"]', '- ["? ?"]\n  - ["?"]')
+        scenario_from_text(three + "picks: [[0, A]]\n")
+
+
+def test_clock_stop_in_a_saved_two_player_turn() -> None:
+    doc = """
+config: {game: countdown, players: 2}
+players:
+  - [{notation: "? ?", dice: [R1]}]
+  - ["? ?"]
+score_pile: ["? ?"]
+rolled: [B1, B2]
+time_left: 100
+"""
+    g = scenario_from_text(doc)
+    assert g.clock_stop == g.time_ms == 500_000 and g.outcome is None
+    round_trips(g)
+    h = scenario_from_text(doc.replace("time_left: 100", "time_ms: 650000\nclock_stop: 480000"))
+    assert h.clock_stop == 480_000 and h.time_ms == 650_000
+    round_trips(h)
+    three = doc.replace("players: 2", "players: 3").replace('  - ["? ?"]\n', '  - ["? ?"]\n  - ["? ?"]\n')
+    with pytest.raises(ScenarioError, match=r"^row: the middle \(row and deck\) has no bomb cards and no"):
+        scenario_from_text(three)  # 3 players: no early defusal, so no game is saved mid-turn
+
+
+def test_text_fuse_cards() -> None:
+    g = scenario_from_text("""
+config: {game: countdown, players: 2, difficulty: expert}
+fuses: [{id: MY6, effect: roll-six}, {id: MYK, shows: K 2}]
+players: [["? ?"], ["? ?"]]
+row: ["? ?"]
+deck: ["fuse:spark", "fuse:lose-roles", MY6, MYK, "fuse:roll-six"]
+""")
+    effects = [g.fuse(c).effect.value for c in g.deck[::-1]]
+    assert effects == ["spark", "lose-roles", "roll-six", "symbol", "roll-six"]
+    assert g.deck[::-1][:2] == ["CZ8", "CZ9"] and g.deck[0] == "CZ10"  # the catalogue's text cards
+    round_trips(g)
+    adhoc = scenario_from_text("builtin_cards: false\nconfig: {game: countdown, players: 1, difficulty: "
+                               "expert}\nplayers: [['?']]\nrow: ['? ?']\n"
+                               "deck: ['fuse:spark', 'fuse:roll-six']\n")
+    assert [adhoc.fuse(c).text for c in adhoc.deck[::-1]] == [
+        "All players must draw a spark card.", "All players must roll a 6 before the game continues."]
+    round_trips(adhoc)
+
+
+def test_countdown_padding_follows_the_game() -> None:
+    g = scenario_from_text("""
+builtin_cards: false
+config: {game: countdown, players: 3, difficulty: elite, fuse_cards: 2}
+players: [["? ?"], ["R B"], [{spark: "G"}]]
+roles: [cutter, technologist, null]
+row: ["# #"]
+deck: ["fuse:spark"]
+""")
+    cards = g.config.cards
+    assert cards is not None
+    # Countdown's table counts the hands: a 3-player Elite deck is 31 bomb cards in all
+    assert len(cards.bombs) == g.config.deck_size == 31
+    assert all(b.set == "countdown" for b in cards.bombs)
+    assert [b.source for b in cards.bombs].count("scenario-padding") == 28
+    assert [f.id for f in cards.fuses] == ["FZspark", "PZ1"]
+    assert all(f.set == "countdown" for f in cards.fuses)
+    assert [s.id for s in cards.sparks] == ["XS1"] and g.spark_deck == []
+    assert [(r.id, r.ability.value) for r in cards.roles] == [("XR1", "cutter"), ("XR2", "technologist"),
+                                                              ("PR1", "cutter")]
+    g.config.validate()
+    round_trips(g)
+    bare = scenario_from_text("builtin_cards: false\nconfig: {game: integrated, players: 2}\n"
+                              "players: [['?'], ['?']]\nrow: ['? ?']\n")
+    assert [s.id for s in bare.config.catalogue.sparks] == ["PS1"] and bare.spark_deck == []
+    assert len(bare.config.catalogue.roles) == 2 and bare.roles == []
+    round_trips(bare)
+    epic = scenario_from_text("builtin_cards: false\nconfig: {game: epic, players: 9, difficulty: heroic}\n"
+                              "row: ['? ?']\n")
+    assert len(epic.config.catalogue.bombs) == 76 and epic.config.catalogue.roles == ()
+    round_trips(epic)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_round_trip_of_random_countdown_playouts(seed: int) -> None:
+    game = ["countdown", "integrated", "epic", "fuse"][seed % 4]
+    players = {"countdown": seed % 4 + 1, "integrated": seed % 4 + 1, "epic": 6 + seed % 4,
+               "fuse": seed % 5 + 1}
+    modules = [("roles", "sparks"), ("roles", "fuses", "split-dice"), ("sparks", "bombs", "split-dice"),
+               ("roles", "sparks", "bombs", "fuses", "split-dice")][seed // 4 % 4] if game == "fuse" else ()
+    config = GameConfig(players=players[game], difficulty=list(Difficulty)[seed % 5], game=game,  # type: ignore[arg-type]
+                        modules=modules, time_limit=[600, None][seed % 2], shuffle_sparks=seed % 3 == 0)  # type: ignore[arg-type]
+    g = new_game(config, seed=seed, chance=seed % 2 == 0)
+    rnd = random.Random(seed)
+    for step in range(300):
+        if step % 5 == 0 or g.is_over:
+            round_trips(g)
+        if g.is_over:
+            break
+        if g.is_chance:
+            g.sample_chance()
+        elif rnd.random() < 0.03 and config.time_limit:
+            g.apply(Tick(-1, g.time_ms + rnd.choice([1_000, 60_000, 700_000])), chance=rnd.random() < 0.5)
+        else:
+            g.apply(rnd.choice(list(g.legal_actions())), chance=rnd.random() < 0.5)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_round_trip_with_a_catalogue_file(seed: int) -> None:
+    """A game set up from a catalogue file (not the built-in one) is written with every card, split-die
+    cards and cards of the other set included, and reads back equal."""
+    from fusegame import load_catalogue
+    from fusegame.cards import Catalogue
+
+    cd = load_catalogue(HERE / "data" / "countdown_test_cards.toml")
+    cf = load_catalogue(HERE / "data" / "conformance_cards.toml")
+    both = Catalogue(cf.bombs + cd.bombs, cf.fuses + cd.fuses, "both", cd.sparks, cd.roles)
+    config = [GameConfig(players=seed % 4 + 1, game="countdown", cards=cd, difficulty="expert"),  # type: ignore[arg-type]
+              GameConfig(players=seed % 4 + 1, game="countdown", cards=cd, dice="5R 5B 5G 5Y 5K"),  # type: ignore[arg-type]
+              GameConfig(players=seed % 4 + 1, game="integrated", cards=both),  # type: ignore[arg-type]
+              GameConfig(players=seed % 5 + 1, modules="roles sparks", cards=both),  # type: ignore[arg-type]
+              GameConfig(players=seed % 5 + 1, cards=both)][seed % 5]
+    g = new_game(config, seed=seed)
+    rnd = random.Random(seed)
+    for step in range(120):
+        if step % 6 == 0 or g.is_over:
+            round_trips(g)
+        if g.is_over:
+            break
+        if g.is_chance:
+            g.sample_chance()
+        else:
+            g.apply(rnd.choice(list(g.legal_actions())), chance=rnd.random() < 0.5)
+
+
+def test_free_return_of_the_logistics_specialist_in_a_fuse_penalty() -> None:
+    g = scenario_from_text("""
+config: {players: 3, modules: roles}
+players: [[F10], [F11], [F12]]
+roles: [logistics-specialist, cutter, technologist]
+row: [F01]
+unused: [R1, B2]
+free_return: true
+""")
+    assert g.phase is Phase.PENALTY and g.free_return and g.bonus_die
+    assert g.to_act() == {0: Decision("return", tuple(g.unused))}
+    round_trips(g)
+
+
+def test_cards_of_another_set() -> None:
+    g = scenario_from_text("""
+config: {players: 2}
+cards: [{id: CD1, notation: "? ?", points: 5, set: countdown}]
+spark_cards: [{id: SX, notation: "?"}]
+role_cards: [{id: RX, ability: cutter}]
+fuses: [{id: FX, effect: spark}]
+players: [[F10], [F11]]
+row: [F01]
+""")
+    cards = g.config.cards
+    assert cards is not None and cards.bomb("CD1").set == "countdown"
+    assert "CD1" not in {b.id for b in g.catalogue.bombs}  # defined, but not a card of this game
+    assert [s.id for s in cards.sparks[-1:]] == ["SX"] and [r.id for r in cards.roles[-1:]] == ["RX"]
+    round_trips(g)
+    with pytest.raises(ScenarioError, match=r"^row\[1\]: 'CD1' is neither a card id"):
+        scenario_from_text("config: {players: 2}\ncards: [{id: CD1, notation: '? ?', set: countdown}]\n"
+                           "players: [[F10], [F11]]\nrow: [F01, CD1]\n")
+
+
+def test_top_level_dice_override_the_game_dice() -> None:
+    g = scenario_from_text("config: {game: countdown, players: 1, dice: '5R 5B 5G 5Y 5K'}\n"
+                           "dice: '6R 6B 6G 6Y 6K'\nplayers: [['? ?']]\nrow: ['? ?']\n")
+    assert len(g.dice) == 30 and g.config.dice == "5R 5B 5G 5Y 5K"
+    assert dump_scenario(g)["dice"] == "6R 6B 6G 6Y 6K"
+    round_trips(g)
+
+
+COUNTDOWN_ERRORS = [
+    (_set("config.game", "fuse2"), r"^config\.game: unknown game 'fuse2'"),
+    (_set("config.modules", ["roles"]), r"^config\.modules: modules add Countdown parts to FUSE"),
+    (lambda doc: doc["config"].update(game="fuse", modules=["roles", "bogus"]),
+     r"^config\.modules\[1\]: unknown module 'bogus'"),
+    (_set("config.dice", "4Q"), r"^config\.dice: bad dice item"),
+    (_set("config.dice", 4), r"^config\.dice: write the dice as text"),
+    (_set("config.shuffle_sparks", "yes"), r"^config\.shuffle_sparks: expected true or false"),
+    (_set("config.players", 5), r"^config\.players: 5 is out of range \(1 to 4\)"),
+    (_set("players.0.1", {"spark": "? ?", "points": 2}),
+     r"^players\[0\]\.cards\[1\]\.points: spark cards have"),
+    (_set("players.0.1", {"spark": "? ?", "notation": "?"}), r"^players\[0\]\.cards\[1\]: give 'notation'"),
+    (_set("players.0.1", {"spark": "stack: <"}), r"^players\[0\]\.cards\[1\]: bad notation"),
+    (_set("players.0.1", {"spark": 3.5}), r"^players\[0\]\.cards\[1\]\.spark: expected card notation"),
+    (_set("players.0.1", {"spark": "?", "set": "fuse"}), r"^players\[0\]\.cards\[1\]\.set: this game uses"),
+    (_set("players.0.1", {"notation": "?", "set": "fuse"}),
+     r"^players\[0\]\.cards\[1\]\.set: this game uses"),
+    (_set("players.0.1", {"notation": "?", "set": "both"}), r"^players\[0\]\.cards\[1\]\.set: a card's set"),
+    (_set("players.0.1", "CR1"), r"^players\[0\]\.cards\[1\]: 'CR1' is a role card"),
+    (lambda doc: doc["players"][1].append({"id": "SPK", "spark": "?"}),
+     r"^players\[1\]\.cards\[1\]\.id: 'SPK' is already a card"),
+    (lambda doc: doc["players"][1].append({"id": "A1", "spark": "?"}),
+     r"^players\[1\]\.cards\[1\]\.id: 'A1' is already a bomb card"),
+    (_set("players.1", {"cards": [], "duds": ["S01"]}), r"^players\[1\]\.duds\[0\]: 'S01' is a spark card"),
+    (_set("players.1", {"cards": [], "duds": ["C01"]}),
+     r"^players\[1\]\.duds: hand cards are turned face down"),
+    (_set("players.1", {"cards": [], "dud": []}), r"^players\[1\]\.dud: unknown field"),
+    (_set("row", ["S01"]), r"^row\[0\]: 'S01' is a spark card: sparks belong"),
+    (_set("spark_deck", ["C01"]), r"^spark_deck\[0\]: 'C01' is not a spark card"),
+    (_set("spark_deck", ["SPK"]), r"^spark_deck\[0\]: card 'SPK' is already used at players\[0\]"),
+    (_set("spark_discard", "S01"), r"^spark_discard: expected a list"),
+    (_set("sparks_defused", ["fuse:R"]), r"^sparks_defused\[0\]: 'fuse:R' is a fuse card"),
+    (_set("spark_cards", [{"id": "Q"}]), r"^spark_cards\[0\]: a spark card definition is a mapping"),
+    (_set("role_cards", [{"id": "Q", "ability": "pilot"}]),
+     r"^role_cards\[0\]\.ability: unknown ability 'pilot'"),
+    (_set("role_cards", [{"id": "CR1", "ability": "cutter"}]),
+     r"^role_cards\[0\]\.id: 'CR1' is already a card"),
+    (_set("fuses", [{"id": "Z", "effect": "boom"}]), r"^fuses\[0\]\.effect: unknown fuse effect 'boom'"),
+    (_set("fuses", [{"id": "Z", "effect": "spark", "shows": "R"}]), r"^fuses\[0\]: a text fuse card"),
+    (_set("deck", ["fuse:sparks"]), r"^deck\[0\]: fuse:sparks: .*fuse:spark, fuse:lose-roles, fuse:roll-six"),
+    (_set("roles", ["cutter"]), r"^roles: lists 1 roles for 2 players"),
+    (_set("roles", ["pilot", None]), r"^roles\[0\]: 'pilot' is neither a role card id nor a role"),
+    (_set("roles", [7, None]), r"^roles\[0\]: expected a role card id or a role"),
+    (_set("roles", ["cutter", "CR1"]), r"^roles\[1\]: role card CR1 is already at roles\[0\]"),
+    (_set("roles", ["cutter", "Cutter"]), r"^roles\[1\]: the only cutter role card \(CR1\) is already at"),
+    (_set("roles_up", [True]), r"^roles_up: lists 1 values for 2 players"),
+    (_set("roles_up", [True, "no"]), r"^roles_up\[1\]: expected true or false"),
+    (lambda doc: (doc.pop("roles"), doc.update(roles_up=False)), r"^roles_up: give the role cards"),
+    (lambda doc: (doc.pop("roles"), doc.update(named="R")), r"^named: nobody has a role card"),
+    (_set("rolled", ["B2 as B"]), r"^rolled\[0\]: 'B2 as B': the die is blue already"),
+    (_set("rolled", ["B2 as R/G"]), r"^rolled\[0\]: 'B2 as R/G': a die can be made one colour"),
+    (lambda doc: doc["players"][0][0].update(dice=["R1@0"]) or doc.update(rolled=["R1@0 as B", "B2"]),
+     r"^rolled\[0\]: die 0 has a temporary colour but is not in the middle"),
+    (_set("players.1.0", {"id": "B1", "notation": "? ?", "dice": ["B1 as R"]}),
+     r"^players\[1\]\.cards\[0\]\.dice\[0\]: 'B1 as R': a temporary colour"),
+    (_set("named", "R"), r"^named: only a Cutter or an Operations Engineer"),
+    (_set("roles", ["cutter", None]), None),
+    (lambda doc: doc.update(roles=["cutter", None], named="5"), r"^named: the Cutter names a colour"),
+    (lambda doc: doc.update(roles=["cutter", None], named=["R"]), r"^named: expected a colour letter"),
+    (lambda doc: doc.update(roles=["ops engineer", None]), r"^roles\[0\]: 'ops engineer' is neither"),
+    (lambda doc: doc.update(roles=["operations engineer", None], named="R"),
+     r"^named: the Operations Engineer names a number"),
+    (_set("role_dice", ["K6"]), r"^role_dice\[0\]: no K6 die there"),
+    (_set("role_uses", -1), r"^role_uses: -1 must be at least 0"),
+    (_set("bonus_die", "yes"), r"^bonus_die: expected true or false"),
+    (_set("free_return", True), r"^free_return: only in the penalty phase"),
+    (_set("rethrow", ["B2"]), None),
+    (lambda doc: doc.update(rethrow=["B2"], phase="roll", rolled=[]), r"^rethrow: the Explosives Instructor"),
+    (_set("six", [0, 0]), r"^six: each player rolls for a 6 once"),
+    (_set("six", [2]), r"^six\[0\]: 2 is out of range"),
+    (lambda doc: doc.update(six=[1], six_pending=0), r"^six_pending: player 0 is not one of the players"),
+    (_set("spark_queue", [0, 5]), r"^spark_queue\[1\]: 5 is out of range"),
+    (_set("clock_stop", 10), r"^clock_stop: the clock cannot stop \(10 ms\) after the game time"),
+    (lambda doc: doc.update(clock_stop=0), r"^clock_stop: the clock stops mid-turn only in"),
+    (_set("phase", "penalty"), r"^phase: this game draws sparks for untaken dice"),
+    (_set("phase", "stepthree"), r"^phase: unknown phase 'stepthree'"),
+    (lambda doc: doc.update(unused=["Y1"], phase="distribute"),
+     r"^unused: unused dice only exist in the penalty"),
+    (lambda doc: doc.update(unused=["Y1"], rolled=[]), None),  # Step 4 (phase: sparks)
+    (lambda doc: doc["players"][0][0].update(dice=["R1", "R2", "R3"]) or doc.update(phase="sparks",
+                                                                                     rolled=[]),
+     r"^players\[0\]: A1 is complete: a complete card waits for its replacement only during distribution "
+     r"and"),
+    (lambda doc: doc["players"][0][1].update(dice=["R1", "R2"]) or doc.update(phase="defuse", rolled=[]),
+     r"^players\[0\]: SPK is complete: a complete spark waits only until Step 3"),
+    (lambda doc: doc.update(picks=[[0, "SPK"]]), r"^picks\[0\]: 'SPK' is not a complete card of player 0"),
+    (lambda doc: doc.update(row=[]),
+     r"^players\[0\]\.cards\[0\]: with no bomb card left in the middle and sparks in play, A1 is face down"),
+]
+
+
+@pytest.mark.parametrize(("edit", "message"), COUNTDOWN_ERRORS, ids=[str(m) for _, m in COUNTDOWN_ERRORS])
+def test_countdown_errors_name_the_field(edit: Any, message: str | None) -> None:
+    doc = copy.deepcopy(CD)
+    edit(doc)
+    if message is None:
+        g = scenario_from_data(doc)
+        assert_conserved(g)
+        round_trips(g)
+        return
+    with pytest.raises(ScenarioError, match=message):
+        scenario_from_data(doc)
+
+
+def test_fuse_games_refuse_countdown_parts() -> None:
+    base = "players: [['? ?'], ['? ?']]\nrow: ['? ?']\n"
+    for extra, message in [
+        ("spark_deck: [S01]\n", r"^spark_deck: this game has no spark cards"),
+        ("players: [[{spark: '?'}], ['? ?']]\n", r"^players\[0\]\.cards\[0\]: this game has no spark cards"),
+        ("roles: [cutter, null]\n", r"^roles: this game has no role cards"),
+        ("phase: defuse\n", r"^phase: only Countdown-style games defuse cards in a Step 3"),
+        ("phase: sparks\nunused: [R1]\n", r"^phase: this game has no spark cards"),
+        ("spark_queue: [0]\n", r"^spark_queue: this game has no spark cards"),
+    ]:
+        text = base.replace("players: [['? ?'], ['? ?']]\n", "") + extra if extra.startswith("players") \
+            else base + extra
+        with pytest.raises(ScenarioError, match=message):
+            scenario_from_text(text)
+
+
+CD_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=5)
+    | st.sampled_from(["R5", "rest", "fuse:spark", "fuse:roll-six", "S01", "C01", "CR1", "cutter",
+                       "technologist", "B4 as R", "K/Y2 as G", "R1@0", "? ?", "countdown", "epic",
+                       "integrated", "fuse", "roles", "sparks", "defuse", "distribute", "XS1", "SPK", "A1",
+                       "R", "5"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["id", "notation", "spark", "dice", "cards", "duds", "taken", "set", "ability",
+                         "effect", "shows", "0", "1"]), inner, max_size=3),
+    max_leaves=10)
+CD_PATHS = ["config.game", "config.modules", "config.dice", "config.shuffle_sparks", "config.players",
+            "config.difficulty", "players", "players.0", "players.0.1", "players.1", "spark_cards",
+            "role_cards", "fuses", "spark_deck", "spark_discard", "sparks_defused", "roles", "roles_up",
+            "named", "role_eligible", "role_dice", "role_uses", "bonus_die", "free_return", "rethrow", "six",
+            "six_pending", "spark_queue", "clock_stop", "phase", "rolled", "unused", "row", "deck", "picks",
+            "time_ms"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(CD_PATHS), CD_VALUES), min_size=1, max_size=3))
+def test_bad_countdown_documents_raise_only_scenario_errors(edits: list[tuple[str, Any]]) -> None:
+    doc = copy.deepcopy(CD)
+    try:
+        for path, value in edits:
+            _set(path, value)(doc)
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+        return  # the edit itself did not fit the document's shape
+    try:
+        g = scenario_from_data(doc)
+    except ScenarioError as e:
+        assert str(e)
+        return
+    assert isinstance(g, GameState)
+    assert_conserved(g)
+    round_trips(g)
