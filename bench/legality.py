@@ -7,7 +7,10 @@ game that revisits card states sees them). The feasibility half of every questio
 still be completed after this die?) is also answered by a general-purpose constraint solver
 (python-constraint) and the answers are compared, so this run is a cross-check as well as a race.
 
-    python bench/legality.py [--queries 20000] [--seed 1] [--cards FILE]
+Two runs: FUSE's bomb cards with FUSE's dice, and Countdown's bomb and spark cards with
+Countdown's dice (split dice included: 60 die types instead of 30).
+
+    python bench/legality.py [--queries 20000] [--seed 1] [--cards FILE] [--set fuse|countdown|both]
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from fusegame.cards.model import BombCard
 from fusegame.constraints import EMPTY, CompiledCard, compile_clause, random_partial_state
 from fusegame.dice import N_TYPES, DiceSet, type_colours, type_face
 from fusegame.rng import Rng
+from fusegame.rules.config import COUNTDOWN_DICE
 
 
 def solver_feasible(card: CompiledCard, state: tuple[int, ...], in_play: list[int]) -> bool:
@@ -74,40 +78,32 @@ def solver_feasible(card: CompiledCard, state: tuple[int, ...], in_play: list[in
     return p.getSolution() is not None
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--queries", type=int, default=20000)
-    ap.add_argument("--solver-queries", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--cards", help="a catalogue TOML file instead of the built-in one")
-    args = ap.parse_args()
-    cat = load_catalogue(args.cards) if args.cards else builtin_catalogue()
-    bombs: list[BombCard] = [b for b in cat.bombs if not b.shape.requires_split_die]
-    if not bombs:
-        print("no bomb cards in the catalogue", file=sys.stderr)
-        return 2
-    types_mask = DiceSet.fuse().types_in_play
+def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Namespace) -> int:
+    """Time the legality questions and the feasibility cross-check on ``cards`` with ``dice``;
+    print the figures; return the number of answers that disagree with python-constraint."""
+    types_mask = dice.types_in_play
     in_play = [t for t in range(N_TYPES) if types_mask >> t & 1]
     rng = Rng(args.seed)
     # Questions: random card, random partial state, random slot and die type.
-    prep = [CompiledCard(b.shape, types_mask) for b in bombs]
+    prep = [CompiledCard(b.shape, types_mask) for b in cards]
     queries: list[tuple[int, tuple[int, ...], int, int]] = []
     for _ in range(args.queries):
-        i = rng.below(len(bombs))
+        i = rng.below(len(cards))
         card = prep[i]
-        queries.append((i, random_partial_state(card, rng), rng.below(card.n), in_play[rng.below(30)]))
+        queries.append((i, random_partial_state(card, rng), rng.below(card.n),
+                        in_play[rng.below(len(in_play))]))
 
     # The engine keeps each hand card's state as class representatives (HandCard.key, updated
     # as dice come and go), so the questions are asked the same way here.
     canonical = [(i, prep[i].key(st), s, prep[i].canon[t]) for i, st, s, t in queries]
-    fresh = [CompiledCard(b.shape, types_mask) for b in bombs]
+    fresh = [CompiledCard(b.shape, types_mask) for b in cards]
     t0 = time.perf_counter()
     cold = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
     cold_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     warm = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
     warm_s = time.perf_counter() - t0
-    raw = [CompiledCard(b.shape, types_mask) for b in bombs]
+    raw = [CompiledCard(b.shape, types_mask) for b in cards]
     t0 = time.perf_counter()
     plain = [raw[i].is_legal(st, s, t) for i, st, s, t in queries]
     raw_s = time.perf_counter() - t0
@@ -121,7 +117,7 @@ def main() -> int:
             feas_q.append((i, st[:s] + (t,) + st[s + 1:]))
         if len(feas_q) >= args.solver_queries:
             break
-    engine_cards = [CompiledCard(b.shape, types_mask) for b in bombs]
+    engine_cards = [CompiledCard(b.shape, types_mask) for b in cards]
     t0 = time.perf_counter()
     ours = [engine_cards[i].feasible(st) for i, st in feas_q]
     ours_s = time.perf_counter() - t0
@@ -131,7 +127,10 @@ def main() -> int:
     disagree = sum(a != b for a, b in zip(ours, theirs))
 
     n = len(queries)
-    print(f"cards: {len(bombs)} ({cat.origin}), questions: {n}, legal: {sum(cold)}")
+    split = sum(b.shape.requires_split_die for b in cards)
+    print(f"== {label}")
+    print(f"cards: {len(cards)} ({split} need a split die), dice: {dice.text()} ({len(in_play)} die types)")
+    print(f"questions: {n}, legal: {sum(cold)}")
     print(f"legality checks/s, cold tables : {n / cold_s:>12,.0f}")
     print(f"legality checks/s, warm tables : {n / warm_s:>12,.0f}")
     print(f"legality checks/s, raw die types: {n / raw_s:>11,.0f}  (cold, without class keys)")
@@ -140,6 +139,39 @@ def main() -> int:
     print(f"feasibility/s, python-constraint: {len(feas_q) / theirs_s:>11,.0f}")
     print(f"engine / python-constraint     : {theirs_s / ours_s:>12.1f}x faster")
     print(f"answers that disagree          : {disagree}")
+    return disagree
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--queries", type=int, default=20000)
+    ap.add_argument("--solver-queries", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cards", help="a catalogue TOML file instead of the built-in one")
+    ap.add_argument("--set", choices=("fuse", "countdown", "both"), default="both",
+                    help="which cards to measure (default both)")
+    args = ap.parse_args()
+    cat = load_catalogue(args.cards) if args.cards else builtin_catalogue()
+    disagree = 0
+    measured = 0
+    if args.set in ("fuse", "both"):
+        # FUSE: the cards that need no split die (every FUSE card), with FUSE's 25 dice
+        bombs = [b for b in cat.bombs if b.set == "fuse" and not b.shape.requires_split_die]
+        if bombs:
+            disagree += measure(f"FUSE bomb cards ({cat.origin})", bombs, DiceSet.fuse(), args)
+            measured += 1
+    if args.set in ("countdown", "both"):
+        # Countdown: its bomb and spark cards, with Countdown's dice (five of them split dice)
+        cd = [*cat.of_set("countdown").bombs, *cat.of_set("countdown").sparks]
+        if cd:
+            if measured:
+                print()
+            disagree += measure(f"Countdown bomb and spark cards ({cat.origin})", cd,
+                                DiceSet.parse(COUNTDOWN_DICE), args)
+            measured += 1
+    if not measured:
+        print("no bomb cards of the asked set in the catalogue", file=sys.stderr)
+        return 2
     return 1 if disagree else 0
 
 

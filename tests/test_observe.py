@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from conftest import make_countdown_config
 from fusegame.cards import load_catalogue
 from fusegame.observe import observation, render_text
 from fusegame.rng import Rng
-from fusegame.rules import GameConfig, GameState, Phase, new_game
-from fusegame.rules.actions import with_time
+from fusegame.rules import GameConfig, GameState, Phase, Place, new_game
+from fusegame.rules.actions import Defuse, Name, Recolour, with_time
 
 DATA = Path(__file__).resolve().parent / "data"
 MINI = load_catalogue(DATA / "mini_cards.toml")
@@ -144,3 +146,144 @@ def test_render_text_pictures_the_table() -> None:
         for hc in state.hands[s]:
             assert hc.card in text
     assert f"Bag: {len(state.bag)} dice" in text
+
+
+# ====================================================================== Countdown's parts
+def countdown(**kw: object) -> GameConfig:
+    """A game with Countdown's cards (built-in, or the test deck until they exist); untimed unless
+    asked, so that searches are not cut short by the clock."""
+    kw.setdefault("time_limit", None)
+    kw.setdefault("game", "countdown")
+    return make_countdown_config(**kw)  # type: ignore[no-any-return]
+
+
+def reach(config: GameConfig, pred: Callable[[GameState], bool], seeds: range = range(1, 30),
+          max_steps: int = 3000) -> GameState:
+    """The first position (over the seeds, in order) of a placement-loving random game where
+    ``pred`` holds."""
+    for seed in seeds:
+        state = new_game(config, seed)
+        rng = Rng(seed)
+        t = 0
+        for _ in range(max_steps):
+            if pred(state):
+                return state
+            if state.is_over:
+                break
+            acts = list(state.legal_actions())
+            eager = [a for a in acts if isinstance(a, (Place, Defuse))]
+            pool = eager if eager and rng.below(10) else acts
+            t += 300
+            state.apply(with_time(pool[rng.below(len(pool))], t))
+    raise AssertionError("no game reached the position")
+
+
+def test_sparks_and_the_spark_piles_are_shown() -> None:
+    state = reach(countdown(players=3), lambda g: len(g.spark_discard) >= 2 and g.sparks_in_play() >= 2)
+    view = observation(state, 0)
+    assert view["version"] == 2 and view["game"] == "countdown" and view["sparks_in_game"]
+    for s, hand in enumerate(state.hands):
+        seen = view["hands"][s]
+        assert seen["sparks"] == sum(state.is_spark(hc.card) for hc in hand)
+        assert [c["kind"] for c in seen["cards"]] == ["spark" if state.is_spark(hc.card) else "bomb"
+                                                      for hc in hand]
+        assert seen["duds"] == state.duds[s]
+    assert sum(h["sparks"] for h in view["hands"]) == state.sparks_in_play() >= 2
+    assert view["spark_deck_size"] == len(state.spark_deck)
+    assert [c["id"] for c in view["spark_discard"]] == state.spark_discard  # face up: public
+    assert all(c["kind"] == "spark" and c["points"] == 0 for c in view["spark_discard"])
+    assert view["sparks_defused"] == len(state.sparks_defused)
+    assert view["score"]["total"] == sum(state.bomb(c).points for c in state.score_pile) + 2 * len(
+        state.sparks_defused) + 2 * len(state.fuses_activated)
+    text = render_text(state)
+    assert text.splitlines()[0].startswith("FUSE: Countdown · 3 players")
+    assert (f"Sparks: deck {len(state.spark_deck)} · discard {len(state.spark_discard)} "
+            f"(top {state.spark_discard[-1]}) · in play {state.sparks_in_play()}") in text
+    spark = next(hc.card for hand in state.hands for hc in hand if state.is_spark(hc.card))
+    assert f"{spark} (spark)" in text
+    assert f"sparks defused: {len(state.sparks_defused)}" in text
+
+
+def test_the_spark_deck_order_is_hidden() -> None:
+    state = reach(countdown(players=2), lambda g: g.sparks_in_play() >= 1 and len(g.spark_deck) > 3)
+    other = state.clone()
+    other.spark_deck.reverse()
+    assert other != state
+    for seat in range(2):
+        assert observation(other, seat) == observation(state, seat)
+    assert render_text(other) == render_text(state)
+    text = json.dumps(observation(state, 0))
+    for card in state.spark_deck:
+        assert f'"{card}"' not in text
+
+
+def test_roles_face_up_and_down_and_the_active_ability() -> None:
+    state = new_game(countdown(players=4), 3)
+    view = observation(state, 1)
+    assert [r["id"] for r in view["roles"]] == state.roles
+    assert all(r["face_up"] for r in view["roles"])
+    assert [r["name"] for r in view["roles"]] == [state.role(r).name for r in state.roles]
+    leader_role = state.role(state.roles[state.leader])
+    assert view["active_ability"] == leader_role.ability.value
+    text = render_text(state)
+    assert "Roles: " + "  ".join(f"P{s + 1} {state.role(r).name}" for s, r in enumerate(state.roles)) in text
+    assert f"Leader P{state.leader + 1}: {leader_role.name} active" in text
+    down = state.clone()
+    down.roles_up[down.leader] = False  # as after the "lose role ability" fuse card
+    view = observation(down, 1)
+    assert view["active_ability"] is None and not view["roles"][down.leader]["face_up"]
+    text = render_text(down)
+    assert f"P{down.leader + 1} {leader_role.name} (face down)" in text
+    assert "no role ability this turn" in text
+    fuse_only = observation(new_game(config(players=3), 1), 0)
+    assert fuse_only["roles"] == [] and fuse_only["active_ability"] is None
+    assert not fuse_only["sparks_in_game"] and fuse_only["spark_deck_size"] == 0
+
+
+def test_a_named_colour_or_number_and_the_dice_it_frees() -> None:
+    state = reach(countdown(players=2), lambda g: "name" in [d.kind for d in g.to_act().values()])
+    before = observation(state, state.leader)
+    assert before["named"] is None and before["to_act"][str(state.leader)]["kind"] == "name"
+    assert "To act: P" in render_text(state) and " name" in render_text(state)
+    value = state.to_act()[state.leader].options[0]
+    state.apply(Name(state.leader, state.time_ms, value))
+    view = observation(state, 0)
+    assert view["named"] == value and view["role_eligible"] == state.role_eligible
+    assert f"named {value} (may change: " in render_text(state)
+
+
+def test_temporary_colours_of_rolled_dice() -> None:
+    state = reach(countdown(players=2), lambda g: any(isinstance(a, Recolour) for a in g.legal_actions()))
+    act = next(a for a in state.legal_actions() if isinstance(a, Recolour))
+    assert isinstance(act, Recolour)
+    state.apply(act)
+    view = observation(state, 1)
+    die = next(d for d in view["rolled"] if d["id"] == act.die)
+    assert die["as"] == act.colour and die["die"].endswith(f" as {act.colour}") and not die["placed"]
+    assert all(d["as"] is None for d in view["rolled"] if d["id"] != act.die)
+    assert view["role_dice"] == [act.die] and view["role_uses"] == 1
+    assert f"(d{act.die} as {act.colour})" in render_text(state)
+
+
+def test_the_roll_a_6_wait() -> None:
+    state = reach(countdown(players=2, difficulty="expert", fuse_cards=10), lambda g: bool(g.six))
+    view = observation(state, 0)
+    assert view["must_roll_six"] == state.six
+    assert [h["must_roll_six"] for h in view["hands"]] == [s in state.six for s in range(2)]
+    assert {k: v["kind"] for k, v in view["to_act"].items()} == {str(s): "roll_six" for s in state.six}
+    assert view["legal_actions"] == ([f"p0 roll @{state.time_ms}"] if 0 in state.six else [])
+    text = render_text(state)
+    assert "Everyone waits: " + ", ".join(f"P{s + 1}" for s in state.six) + " must roll a 6" in text
+
+
+def test_face_down_cards_and_the_stopped_clock() -> None:
+    state = reach(countdown(players=1), lambda g: any(g.duds))
+    view = observation(state, 0)
+    assert view["hands"][0]["duds"] == state.duds[0] != []
+    text = render_text(state)
+    assert "face down (need not be defused): " + " ".join(state.duds[0]) in text
+    saved = reach(countdown(players=1, time_limit=3600), lambda g: g.clock_stop is not None)
+    view = observation(saved, 0)
+    assert view["clock_stopped_ms"] == saved.clock_stop
+    assert view["time_left_ms"] == 3_600_000 - saved.clock_stop
+    assert "(clock stopped: the ship is saved)" in render_text(saved)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import make_countdown_config
 from fusegame.cards import load_catalogue
 from fusegame.record import replay
 from fusegame.rng import Rng
@@ -129,3 +130,50 @@ def test_bad_inputs() -> None:
     with pytest.raises(ValueError):
         Pace(turn_seconds=-1)
     assert BatchStats.of([], 1.0).games == 0
+
+
+# ====================================================================== Countdown games
+@pytest.mark.parametrize("kw", [
+    {"game": "countdown", "players": 4},
+    {"game": "countdown", "players": 2, "difficulty": "expert"},
+    {"game": "integrated", "players": 3, "difficulty": "heroic"},
+    {"game": "epic", "players": 8},
+    {"game": "fuse", "modules": "roles sparks split-dice", "players": 5},
+], ids=lambda kw: "-".join(str(v).replace(" ", "+") for v in kw.values()))
+def test_countdown_style_games_play_out_and_replay(kw: dict[str, object]) -> None:
+    cfg = make_countdown_config(**kw)
+    a = play_game(cfg, 21, random_policy, record=True)
+    b = play_game(cfg, 21, random_policy, record=True)
+    assert a == b and a.outcome is not None
+    assert a.record is not None and a.record.outcome == a.outcome
+    *_, (_, _, last) = replay(a.record)
+    assert last.outcome == a.outcome and last.is_over
+    assert a.score == a.outcome.score.total >= 2 * len(last.sparks_defused)
+    assert a.outcome.score.spark_points == 2 * len(last.sparks_defused)
+    checked = play_game(cfg, 21, random_policy, checked=True)  # every action validated
+    assert checked.outcome == a.outcome and checked.actions == a.actions
+
+
+def test_an_unfinished_countdown_game_scores_its_sparks() -> None:
+    cfg = make_countdown_config(game="countdown", players=2, time_limit=None)
+    for seed in range(10):
+        cut = play_game(cfg, seed, random_policy, max_turns=12, record=True)
+        assert cut.record is not None
+        if cut.outcome is not None:
+            continue
+        *_, (_, _, last) = replay(cut.record)
+        if not last.sparks_defused:
+            continue
+        points = sum(last.bomb(c).points for c in last.score_pile)
+        assert cut.score == points + 2 * len(last.fuses_activated) + 2 * len(last.sparks_defused)
+        return
+    raise AssertionError("no unfinished game with a defused spark in 10 seeds")
+
+
+def test_countdown_batches_are_deterministic() -> None:
+    cfg = make_countdown_config(game="epic", players=6)
+    a = run_batch(cfg, 4, 2, random_policy)
+    b = run_batch(cfg, 4, 2, random_policy)
+    assert {k: v for k, v in a.to_dict().items() if k != "games_per_second"} == {
+        k: v for k, v in b.to_dict().items() if k != "games_per_second"}
+    assert a.games == 4 and a.mean_turns > 0

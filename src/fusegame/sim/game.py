@@ -104,4 +104,4 @@ def _score(state: GameState) -> int:
     if state.outcome is not None:
         return state.outcome.score.total
     points = sum(state.bomb(c).points for c in state.score_pile)
-    return score(False, None, points, len(state.fuses_activated)).total
+    return score(False, None, points, len(state.fuses_activated), len(state.sparks_defused)).total
