@@ -109,6 +109,10 @@ def why_not(g: GameState, a: Action) -> str:
     if not dice or any(d not in g.free for d in dice) or len(set(dice)) != len(dice):
         return "abilities work on rolled dice still in the middle"
     if isinstance(a, Recolour):
+        # A.7: a die changes to one of the five colours; a single-colour die never becomes split
+        # (the action can be built with any text, so say why rather than "already R")
+        if a.colour not in LETTERS.values():
+            return "a die can only be changed to one colour (R, B, G, Y or K), never to a split die"
         if a.colour not in _new_colours(g, a.die):
             return f"the die is already {colours_text(g.dice.colours[a.die])}"
     if isinstance(a, Renumber) and not (1 <= a.face <= 6 and a.face != g.faces[a.die]):

@@ -373,7 +373,10 @@ class GameState:
         for hc in self.hands[seat]:
             if EMPTY in hc.types:
                 return True
-        # 1-2 player Countdown: a complete card defused now brings a new card to place on
+        # 1-2 player Countdown: a complete card may be defused before Step 3. That is a decision
+        # to wait for while it brings a new card to place on (the middle has bombs) or clears a
+        # spark ("sparks may also be cleared early"); a complete bomb with the middle empty brings
+        # nothing, so it holds nobody up (``apply`` still accepts its early defusal)
         return self._early() and any(EMPTY not in hc.types for hc in self.hands[seat]) and (
             self.middle_has_bombs() or any(hc.card in self._sparks for hc in self.hands[seat]))
 
@@ -438,6 +441,11 @@ class GameState:
                         if self.free_return:
                             acts.append(ReturnFree(self.leader, at, d))
             return LegalActions(acts, at)
+        if self.phase is Phase.DEFUSE:
+            for s in seats:
+                if any(p[0] == s for p in self.picks):
+                    acts += [TakeCard(s, at, c) for c in self._pick_options()]
+            return LegalActions(acts, at)
         if self.phase is not Phase.DISTRIBUTE:
             return LegalActions(acts, at)
         free = self.free
@@ -454,15 +462,16 @@ class GameState:
                 acts += _roles.role_actions(self, at)
             if not free or self.done[s] or self.taken[s] >= self.seat_quota(s):
                 continue
-            open_card = False
+            # Defuse and Done exactly when the seat still has something to decide (``_may_place``,
+            # which ``apply`` checks too), so that the seats with legal actions are the seats
+            # ``to_act`` names
+            may = self._may_place(s)
             for hc in self.hands[s]:
                 st = hc.key
                 if EMPTY not in st:
-                    if self._early() and not any(p[1] == hc.card for p in self.picks):
+                    if may and self._early() and not any(p[1] == hc.card for p in self.picks):
                         acts.append(Defuse(s, at, hc.card))
-                        open_card = True
                     continue
-                open_card = True
                 rules = self._compiled[hc.card]
                 table = rules.slot_table(st)
                 canon = rules.canon
@@ -475,7 +484,7 @@ class GameState:
                     if slots:
                         acts.append((s, d, card, slots))
                         n += len(slots) - 1
-            if open_card:
+            if may:
                 acts.append(Done(s, at))
         return LegalActions(acts, at, len(acts) + n)
 
@@ -612,6 +621,8 @@ class GameState:
             eligible = self.removals.pop(a.seat)
             assert a.die in eligible
             self._remove_die(a.seat, a.die, ev)
+            if self.spark_queue:  # this player's next spark, even while others still choose
+                self._draw_sparks(ev)
         elif isinstance(a, RerollUnused):
             self.penalty_die = a.die
         elif isinstance(a, ReturnFree):
@@ -651,12 +662,16 @@ class GameState:
         """A complete card is defused: a spark is discarded; a bomb waits for its owner to take a
         replacement (or, with the middle empty, is simply defused)."""
         if hc.card in self._sparks:
-            self._defuse_spark(seat, hc, ev)
-        elif self.middle_has_bombs():
+            self._defuse_spark(seat, hc, ev)  # a spark never brings a lost role back
+            self._after_middle_or_spark_change(ev)
+            return
+        # "until they defuse a bomb card": the role turns up as the defusal starts, before the
+        # replacement is taken, so a leader may use it on this turn's dice straight away (G-46)
+        self._restore_role(seat, ev)
+        if self.middle_has_bombs():
             self.picks.append([seat, hc.card, False])
             return
-        else:  # the endgame: nothing to take, the card is simply defused
-            self._defuse(seat, hc, ev)
+        self._defuse(seat, hc, ev)  # the endgame: nothing to take, the card is simply defused
         self._after_middle_or_spark_change(ev)
 
     def _defuse(self, seat: int, hc: HandCard, ev: list[Event]) -> None:
@@ -664,10 +679,15 @@ class GameState:
             insort(self.bag, d)
         self.hands[seat].remove(hc)
         self.score_pile.append(hc.card)
-        if self.roles_up and not self.roles_up[seat]:
-            self.roles_up[seat] = True  # "until they defuse a bomb card"
-            ev.append(Event("role_restored", {"seat": seat}))
+        # and again as it ends: a "lose role ability" card turned over by an earlier player's
+        # refill in the same Step 3 comes before this defusal is finished
+        self._restore_role(seat, ev)
         ev.append(Event("bomb_defused", {"seat": seat, "card": hc.card, "points": self.bomb(hc.card).points}))
+
+    def _restore_role(self, seat: int, ev: list[Event]) -> None:
+        if self.roles_up and not self.roles_up[seat]:
+            self.roles_up[seat] = True
+            ev.append(Event("role_restored", {"seat": seat}))
 
     def _defuse_spark(self, seat: int, hc: HandCard, ev: list[Event]) -> None:
         for d in hc.dice:
@@ -808,6 +828,19 @@ class GameState:
         ev.append(Event("no_spark_left", {"seat": seat}))
         self._start_removals(lambda c, n: True, "no spark card left", ev, (seat,))
 
+    def _draw_sparks(self, ev: list[Event]) -> None:
+        """Draw the queued sparks. Players draw at the same time, so one who must give up a die
+        instead (no spark left) does not hold up the others (I-11); a further spark of that
+        player's waits until their choice is made. (Once one player finds no spark, every later
+        draw finds none either, so skipping that player changes no one's card.)"""
+        waiting: list[int] = []
+        for seat in self.spark_queue:
+            if seat in self.removals:
+                waiting.append(seat)
+            else:
+                self._draw_spark(seat, ev)
+        self.spark_queue = waiting
+
     def _queue_sparks(self) -> None:
         """Step 4: one spark per die short of the base quota, for players who still have cards
         (C.2 Step 4, G-27, G-28)."""
@@ -831,6 +864,11 @@ class GameState:
                     return
                 self._rethrow([self.rng.below(6) + 1 for _ in self.rethrow], ev)
                 continue
+            if self.spark_queue:
+                # before the refill goes on: a fuse card is resolved before the next card is
+                # turned over (A.5)
+                self._draw_sparks(ev)
+                continue
             if self.refills:
                 if not self.deck:
                     self.refills = 0
@@ -842,9 +880,6 @@ class GameState:
                     self.row.append(top)
                     self.refills -= 1
                     ev.append(Event("card_revealed", {"card": top}))
-                continue
-            if self.spark_queue:
-                self._draw_spark(self.spark_queue.pop(0), ev)
                 continue
             if self.phase is Phase.DISTRIBUTE:
                 if self.picks or (self.free and any(self._may_place(s) for s in range(self.players))):
