@@ -478,9 +478,12 @@ class GameState:
                 card = hc.card
                 for d in free:
                     t = canon[types[d]]
-                    found = None if d in temp else table[t]
-                    slots = found if found is not None else rules.legal_slots(
-                        st, t, canon[die_type(temp[d], self.faces[d])] if d in temp else None)
+                    if temp and d in temp:  # a temporary colour: judged apart from the table
+                        slots = rules.legal_slots(st, t, canon[die_type(temp[d], self.faces[d])])
+                    else:
+                        slots = table[t]
+                        if slots is None:
+                            slots = rules.legal_slots(st, t)
                     if slots:
                         acts.append((s, d, card, slots))
                         n += len(slots) - 1
