@@ -478,6 +478,7 @@ class GameState:
                 card = hc.card
                 for d in free:
                     t = canon[types[d]]
+                    slots: tuple[int, ...] | None
                     if temp and d in temp:  # a temporary colour: judged apart from the table
                         slots = rules.legal_slots(st, t, canon[die_type(temp[d], self.faces[d])])
                     else:
