@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from fusegame.cards import Catalogue, builtin_catalogue, load_catalogue
+from fusegame.dice import die_type, parse_colours
+from fusegame.rules import Action, Event, GameState, IllegalPlacement, Place
 
 TESTS = Path(__file__).resolve().parent
 CONFORMANCE_CARDS = TESTS / "data" / "conformance_cards.toml"
@@ -67,3 +69,77 @@ def make_countdown_config(**kw: Any) -> Any:
 
     kw.setdefault("cards", countdown_cards())
     return GameConfig(**kw)
+
+
+# ----------------------------------------------------------------------------- test helpers for positions and actions
+def t(label: str) -> int:
+    """The die type of ``R3`` / ``R/K5``."""
+    return die_type(parse_colours(label[:-1]), int(label[-1]))
+
+
+def roll(g: GameState, *labels: str) -> list[Event]:
+    """The pending draw and roll comes up with these dice."""
+    return g.apply_chance(tuple(t(x) for x in labels))
+
+
+def act(g: GameState, text: str) -> list[Event]:
+    """Apply an action given in its text form (stopping at chance nodes)."""
+    return g.apply(Action.parse(text), chance=False)
+
+
+def put(g: GameState, seat: int, card: str, slot: int, label: str) -> int:
+    """Put a die from the bag on a card in front of ``seat`` (setting up a position by hand)."""
+    cs = parse_colours(label[:-1])
+    d = next(d for d in g.bag if g.dice.colours[d] == cs)
+    g.bag.remove(d)
+    g.faces[d] = int(label[-1])
+    hc = g.hand_card(seat, card)
+    assert hc is not None
+    hc.dice[slot] = d
+    g.refresh_types()
+    return d
+
+
+def die(g: GameState, label: str) -> int:
+    """The id of the first die with this label in the middle (this turn's unplaced dice)."""
+    for d in g.unplaced():
+        if g.die_label(d) == label:
+            return d
+    raise AssertionError(f"no {label} in the middle: {[g.die_label(d) for d in g.unplaced()]}")
+
+
+def on_card(g: GameState, seat: int, card: str, slot: int) -> int:
+    """The die on ``slot`` of ``card`` in front of ``seat``."""
+    hc = g.hand_card(seat, card)
+    assert hc is not None
+    return hc.dice[slot]
+
+
+def slots(g: GameState, label: str, card: str, seat: int = 0) -> set[int]:
+    """The slots of ``card`` on which the legal actions let ``label`` go."""
+    d = die(g, label)
+    return {a.slot for a in g.legal_actions(seat) if isinstance(a, Place) and a.die == d and a.card == card}
+
+
+def place(g: GameState, label: str, card: str, slot: int, seat: int = 0) -> list[Event]:
+    """Place the rolled die showing ``label`` (validated), stopping at chance nodes."""
+    return g.apply(Place(seat, g.time_ms, die(g, label), card, slot), chance=False)
+
+
+def refused(g: GameState, label: str, card: str, slot: int, seat: int = 0) -> bool:
+    """True when apply() rejects the placement with IllegalPlacement and leaves the state alone."""
+    before = g.to_dict()
+    with pytest.raises(IllegalPlacement):
+        g.apply(Place(seat, g.time_ms, die(g, label), card, slot))
+    assert g.to_dict() == before
+    return True
+
+
+def kinds(events: list[Event]) -> list[str]:
+    """The kinds of these events, in order."""
+    return [e.kind for e in events]
+
+
+def of_kind(events: list[Event], kind: str) -> list[Event]:
+    """The events of one kind."""
+    return [e for e in events if e.kind == kind]

@@ -20,6 +20,7 @@ from textwrap import dedent
 
 import pytest
 
+from conftest import die, kinds, of_kind, on_card, place, refused, slots
 from fusegame import (
     Decision,
     Done,
@@ -68,47 +69,6 @@ def load(doc: str) -> GameState:
     g = scenario_from_text(text)
     assert scenario_from_data(dump_scenario(g)) == g  # every position here round-trips
     return g
-
-
-def die(g: GameState, label: str) -> int:
-    """The id of the first die with this label in the middle (this turn's unplaced dice)."""
-    for d in g.unplaced():
-        if g.die_label(d) == label:
-            return d
-    raise AssertionError(f"no {label} in the middle: {[g.die_label(d) for d in g.unplaced()]}")
-
-
-def on_card(g: GameState, seat: int, card: str, slot: int) -> int:
-    hc = g.hand_card(seat, card)
-    assert hc is not None
-    return hc.dice[slot]
-
-
-def slots(g: GameState, label: str, card: str, seat: int = 0) -> set[int]:
-    """The slots of ``card`` on which the legal actions let ``label`` go."""
-    d = die(g, label)
-    return {a.slot for a in g.legal_actions(seat) if isinstance(a, Place) and a.die == d and a.card == card}
-
-
-def place(g: GameState, label: str, card: str, slot: int, seat: int = 0) -> list[Event]:
-    return g.apply(Place(seat, g.time_ms, die(g, label), card, slot), chance=False)
-
-
-def refused(g: GameState, label: str, card: str, slot: int, seat: int = 0) -> bool:
-    """True when apply() rejects the placement with IllegalPlacement and leaves the state alone."""
-    before = g.to_dict()
-    with pytest.raises(IllegalPlacement):
-        g.apply(Place(seat, g.time_ms, die(g, label), card, slot))
-    assert g.to_dict() == before
-    return True
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
 
 
 def returned(events: list[Event]) -> list[tuple[int, int]]:

@@ -11,12 +11,10 @@ from typing import Any
 
 import pytest
 
-from conftest import TESTS
+from conftest import TESTS, act, die, kinds, put, roll
 from fusegame.cards import load_catalogue
-from fusegame.dice import die_type, parse_colours
 from fusegame.rng import Rng
 from fusegame.rules import (
-    Action,
     ConfigError,
     Difficulty,
     Event,
@@ -53,37 +51,8 @@ def game(hands: list[list[str]], *, leader: int = 0, row: list[str] | None = Non
     return g
 
 
-def t(label: str) -> int:
-    return die_type(parse_colours(label[:-1]), int(label[-1]))
-
-
-def roll(g: GameState, *labels: str) -> list[Event]:
-    return g.apply_chance(tuple(t(x) for x in labels))
-
-
-def act(g: GameState, text: str) -> list[Event]:
-    return g.apply(Action.parse(text), chance=False)
-
-
-def die(g: GameState, label: str) -> int:
-    return next(d for d in g.free if g.die_label(d) == label)
-
-
 def place(g: GameState, seat: int, label: str, card: str, slot: int, at: int | None = None) -> list[Event]:
     return act(g, f"p{seat} place d{die(g, label)} {card} s{slot}" + (f" @{at}" if at is not None else ""))
-
-
-def put(g: GameState, seat: int, card: str, slot: int, label: str) -> int:
-    """Put a die from the bag on a card in front of ``seat`` (setting up a position)."""
-    cs = parse_colours(label[:-1])
-    d = next(d for d in g.bag if g.dice.colours[d] == cs)
-    g.bag.remove(d)
-    g.faces[d] = int(label[-1])
-    hc = g.hand_card(seat, card)
-    assert hc is not None
-    hc.dice[slot] = d
-    g.refresh_types()
-    return d
 
 
 def done(g: GameState, *seats: int) -> list[Event]:
@@ -91,10 +60,6 @@ def done(g: GameState, *seats: int) -> list[Event]:
     for s in seats:
         ev += act(g, f"p{s} done")
     return ev
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def drawn_sparks(events: list[Event]) -> list[int]:

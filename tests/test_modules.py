@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
+from conftest import act, die, kinds, put, roll
 from fusegame.cards import builtin_catalogue
 from fusegame.cards.model import Ability, FuseEffect
 from fusegame.constraints import EMPTY
-from fusegame.dice import BLACK, COLOURS, YELLOW, die_type, parse_colours
+from fusegame.dice import BLACK, COLOURS, YELLOW
 from fusegame.rng import Rng
 from fusegame.rules import (
-    Action,
     ConfigError,
     Event,
     GameConfig,
@@ -60,38 +60,6 @@ def game(hands: list[list[str]], *, modules: str = "", roles: list[Ability | Non
     g.phase = Phase.ROLL
     g.refresh_types()
     return g
-
-
-def t(label: str) -> int:
-    return die_type(parse_colours(label[:-1]), int(label[-1]))
-
-
-def roll(g: GameState, *labels: str) -> list[Event]:
-    return g.apply_chance(tuple(t(x) for x in labels))
-
-
-def act(g: GameState, text: str) -> list[Event]:
-    return g.apply(Action.parse(text), chance=False)
-
-
-def die(g: GameState, label: str) -> int:
-    return next(d for d in g.free if g.die_label(d) == label)
-
-
-def put(g: GameState, seat: int, card: str, slot: int, label: str) -> int:
-    cs = parse_colours(label[:-1])
-    d = next(d for d in g.bag if g.dice.colours[d] == cs)
-    g.bag.remove(d)
-    g.faces[d] = int(label[-1])
-    hc = g.hand_card(seat, card)
-    assert hc is not None
-    hc.dice[slot] = d
-    g.refresh_types()
-    return d
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def done_all(g: GameState) -> list[Event]:

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 
-from conftest import TESTS
+from conftest import TESTS, act, die, kinds, put, roll, t
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
 from fusegame.cards.model import Ability
 from fusegame.constraints import EMPTY
-from fusegame.dice import die_type, parse_colours
 from fusegame.rng import Rng
 from fusegame.rules import (
     Action,
@@ -60,48 +59,11 @@ def game(hands: list[list[str]], roles: list[Ability | None] | None = None, *, l
     return g
 
 
-def t(label: str) -> int:
-    """The die type of ``R3`` / ``R/K5``."""
-    return die_type(parse_colours(label[:-1]), int(label[-1]))
-
-
-def roll(g: GameState, *labels: str) -> list[Event]:
-    """The turn's draw and roll comes up with these dice."""
-    return g.apply_chance(tuple(t(x) for x in labels))
-
-
-def act(g: GameState, text: str) -> list[Event]:
-    """Apply an action given in its text form (stopping at chance nodes)."""
-    return g.apply(Action.parse(text), chance=False)
-
-
-def die(g: GameState, label: str) -> int:
-    """The id of the unplaced rolled die showing ``label`` (``R3``, ``B4 as R``)."""
-    return next(d for d in g.free if g.die_label(d) == label)
-
-
-def put(g: GameState, seat: int, card: str, slot: int, label: str) -> int:
-    """Put a die from the bag on a card (setting up a position by hand)."""
-    cs = parse_colours(label[:-1])
-    d = next(d for d in g.bag if g.dice.colours[d] == cs)
-    g.bag.remove(d)
-    g.faces[d] = int(label[-1])
-    hc = g.hand_card(seat, card)
-    assert hc is not None
-    hc.dice[slot] = d
-    g.refresh_types()
-    return d
-
-
 def fire(g: GameState, fuse: str) -> list[Event]:
     """Turn fuse card ``fuse`` over from the top of the deck, as a row refill does."""
     g.deck.append(fuse)
     g.refills += 1
     return g.settle()
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def refused(g: GameState, text: str, error: type[IllegalAction], *words: str) -> None:

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from conftest import TESTS
+from conftest import TESTS, act, die, kinds, put, roll
 from fusegame.cards import load_catalogue
 from fusegame.cards.model import Ability
 from fusegame.constraints import EMPTY
-from fusegame.dice import die_type, parse_colours
 from fusegame.rng import Rng
 from fusegame.rules import (
     Action,
@@ -54,35 +53,6 @@ def game(hands: list[list[str]], roles: list[Ability | None] | None = None, *, l
     return g
 
 
-def t(label: str) -> int:
-    return die_type(parse_colours(label[:-1]), int(label[-1]))
-
-
-def roll(g: GameState, *labels: str) -> list[Event]:
-    return g.apply_chance(tuple(t(x) for x in labels))
-
-
-def act(g: GameState, text: str) -> list[Event]:
-    return g.apply(Action.parse(text), chance=False)
-
-
-def die(g: GameState, label: str) -> int:
-    return next(d for d in g.free if g.die_label(d) == label)
-
-
-def put(g: GameState, seat: int, card: str, slot: int, label: str) -> int:
-    """Put a die from the bag on a card in front of ``seat`` (setting up a position)."""
-    cs = parse_colours(label[:-1])
-    d = next(d for d in g.bag if g.dice.colours[d] == cs)
-    g.bag.remove(d)
-    g.faces[d] = int(label[-1])
-    hc = g.hand_card(seat, card)
-    assert hc is not None
-    hc.dice[slot] = d
-    g.refresh_types()
-    return d
-
-
 def give(g: GameState, seat: int, card: str) -> None:
     """Put card ``card`` (a bomb or a spark) in front of ``seat``."""
     g.hands[seat].append(HandCard(card, g.bomb(card).shape.size))
@@ -94,10 +64,6 @@ def fire(g: GameState, fuse: str, *after: str) -> list[Event]:
     g.deck = [*after, fuse]
     g.refills += 1
     return g.settle()
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def cards_of(g: GameState, seat: int) -> list[str]:
