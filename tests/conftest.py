@@ -71,7 +71,7 @@ def make_countdown_config(**kw: Any) -> Any:
     return GameConfig(**kw)
 
 
-# ----------------------------------------------------------------------------- test helpers for positions and actions
+# --------------------------------------------------------------- helpers for positions and actions
 def t(label: str) -> int:
     """The die type of ``R3`` / ``R/K5``."""
     return die_type(parse_colours(label[:-1]), int(label[-1]))
