@@ -1,4 +1,4 @@
-"""fusegame: a pure, deterministic engine for the cooperative dice game FUSE.
+"""fusegame: a pure, deterministic engine for the cooperative dice games FUSE and FUSE: Countdown.
 
     >>> from fusegame import GameConfig, new_game
     >>> game = new_game(GameConfig(players=2, difficulty="standard"), seed=7)
@@ -16,21 +16,31 @@ from fusegame.rules import (
     BadTime,
     ConfigError,
     Decision,
+    Defuse,
     Difficulty,
     Done,
     Event,
+    Flip,
+    Game,
     GameConfig,
     GameOverError,
     GameState,
     GiveUp,
     IllegalAction,
     IllegalPlacement,
+    Module,
+    Name,
     NotYourDecision,
     Outcome,
     Phase,
     Place,
+    Recolour,
+    Renumber,
     RerollUnused,
+    Rethrow,
+    ReturnFree,
     RevealFuse,
+    RollSix,
     Score,
     Setup,
     TakeCard,
@@ -43,8 +53,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "ActionParseError", "BadTime", "BombCard", "CardDataError", "Catalogue", "ConfigError",
-    "Decision", "DiceSet", "Difficulty", "Done", "Event", "FuseCard", "GameConfig", "GameOverError",
-    "GameState", "GiveUp", "IllegalAction", "IllegalPlacement", "NotYourDecision", "Outcome", "Phase",
-    "Place", "RerollUnused", "RevealFuse", "Score", "Setup", "TakeCard", "Termination", "Tick",
+    "Decision", "Defuse", "DiceSet", "Difficulty", "Done", "Event", "Flip", "FuseCard", "Game", "GameConfig",
+    "GameOverError", "GameState", "GiveUp", "IllegalAction", "IllegalPlacement", "Module", "Name",
+    "NotYourDecision", "Outcome", "Phase", "Place", "Recolour", "Renumber", "RerollUnused", "Rethrow",
+    "ReturnFree", "RevealFuse", "RollSix", "Score", "Setup", "TakeCard", "Termination", "Tick",
     "builtin_catalogue", "load_catalogue", "new_game",
 ]
