@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from fusegame.cards.catalogue import Catalogue, builtin_catalogue, catalogue_from_data
@@ -178,7 +179,7 @@ class GameConfig:
         """Are split dice in the game?"""
         return any(bin(c).count("1") == 2 for c in self.dice_set.colours)
 
-    @property
+    @cached_property  # derived once: validation, setup and from_dict all ask
     def dice_set(self) -> DiceSet:
         """The dice in the bag (RULES.md A.1, A.2, F.3, I-07)."""
         if self.dice is not None:
@@ -203,7 +204,7 @@ class GameConfig:
             return ("countdown",) if Module.FUSES in self.modules else ("fuse",)
         return ("countdown",) if self.game is Game.COUNTDOWN else ("fuse", "countdown")
 
-    @property
+    @cached_property  # derived once: validation, setup and from_dict all ask
     def catalogue(self) -> Catalogue:
         """Every card of this game's sets (the cards a game or a scenario can refer to)."""
         full = self.cards or builtin_catalogue()
@@ -212,7 +213,7 @@ class GameConfig:
                          tuple(s for s in full.sparks if s.set == "countdown") if self.uses_sparks else (),
                          tuple(r for r in full.roles if r.set == "countdown") if self.uses_roles else ())
 
-    @property
+    @cached_property  # derived once: validation, setup and from_dict all ask
     def playable(self) -> Catalogue:
         """The cards a game is set up from: the catalogue minus every card that needs something
         not in play (RULES.md F.2: split dice, roles, sparks; F.3: the role fuse card and the
