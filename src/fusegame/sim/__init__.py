@@ -2,9 +2,10 @@
 
 from fusegame.sim.batch import BatchStats, game_seed, run_batch
 from fusegame.sim.game import GameResult, Pace, play_game
-from fusegame.sim.policies import POLICIES, Policy, get_policy, random_policy
+from fusegame.sim.policies import POLICIES, POLICY_FACTORIES, Policy, get_policy, random_policy
 
 __all__ = [
-    "POLICIES", "BatchStats", "GameResult", "Pace", "Policy", "game_seed", "get_policy", "play_game",
+    "POLICIES", "POLICY_FACTORIES", "BatchStats", "GameResult", "Pace", "Policy", "game_seed", "get_policy",
+    "play_game",
     "random_policy", "run_batch",
 ]

@@ -25,12 +25,33 @@ def random_policy(state: GameState, rng: Rng) -> Action:
     return actions[rng.below(len(actions))]
 
 
+def _greedy() -> Policy:
+    from fusegame.bots.greedy import greedy_policy
+    return greedy_policy
+
+
+def _team() -> Policy:
+    from fusegame.bots.team import TeamPlanner
+    return TeamPlanner()
+
+
+#: Policy factories by name. A factory gives a fresh policy (the team planner keeps caches that
+#: make it faster, never different), so each worker process builds its own.
+POLICY_FACTORIES: dict[str, Callable[[], Policy]] = {
+    "random": lambda: random_policy,
+    "greedy": _greedy,
+    "team": _team,
+}
+
 POLICIES: dict[str, Policy] = {"random": random_policy}
 
 
 def get_policy(name: str) -> Policy:
-    """The policy registered under ``name``; ``ValueError`` naming the choices otherwise."""
+    """A policy by name (``random``, ``greedy`` or ``team``); ``ValueError`` naming the choices
+    otherwise."""
     try:
-        return POLICIES[name]
+        factory = POLICY_FACTORIES[name]
     except KeyError:
-        raise ValueError(f"unknown policy {name!r} (choose from {', '.join(sorted(POLICIES))})") from None
+        raise ValueError(
+            f"unknown policy {name!r} (choose from {', '.join(sorted(POLICY_FACTORIES))})") from None
+    return factory()

@@ -1,0 +1,61 @@
+"""The ``greedy`` policy: every seat for itself, one placement at a time.
+
+A seat that may place takes the placement that brings one of its cards closest to complete
+(completing one beats everything; then the card with the fewest empty slots left; then the
+card's lower slot), with no thought for the other seats, the dice still to come or what a die
+leaves open. It says done when nothing fits. It takes the replacement card with the fewest
+points (the rulebook's tip, taken literally), gives up the die on its emptiest card, rerolls
+penalty dice in the order they lie, names the first colour or number offered and never uses a
+role. It is the baseline the team planner is measured against, and a fast, readable bot.
+"""
+
+from __future__ import annotations
+
+from fusegame.constraints import EMPTY
+from fusegame.rng import Rng
+from fusegame.rules.actions import Action, Defuse, Done, GiveUp, Name, Place, RerollUnused, RollSix, TakeCard
+from fusegame.rules.state import GameState
+
+
+def greedy_policy(state: GameState, rng: Rng | None = None) -> Action:
+    """The greedy team's next action (deterministic: ``rng`` is not used)."""
+    decisions = state.to_act()
+    at = state.time_ms
+    for seat, dec in decisions.items():
+        if dec.kind == "take":
+            return TakeCard(seat, at, min(dec.options, key=lambda c: (
+                state.bomb(c).points, state.bomb(c).shape.size, c)))
+        if dec.kind == "give_up":
+            return GiveUp(seat, at, _emptiest(state, seat, dec.options))
+        if dec.kind == "roll_six":
+            return RollSix(seat, at)
+        if dec.kind == "name":
+            return Name(seat, at, dec.options[0])
+        if dec.kind in ("reroll", "return"):
+            return RerollUnused(seat, at, dec.options[0])
+    for seat, dec in decisions.items():
+        if dec.kind != "distribute":
+            continue
+        best: tuple[tuple[int, int, int], Action] | None = None
+        for a in state.legal_actions(seat):
+            if isinstance(a, Defuse):
+                return a
+            if isinstance(a, Place):
+                hc = state.hand_card(seat, a.card)
+                assert hc is not None
+                left = hc.dice.count(EMPTY) - 1
+                rank = (left, a.slot, a.die)
+                if best is None or rank < best[0]:
+                    best = (rank, a)
+        return best[1] if best is not None else Done(seat, at)
+    # only the leader's role decision is open: this policy never uses a role
+    return Done(next(iter(decisions)), at)
+
+
+def _emptiest(state: GameState, seat: int, options: tuple[int, ...]) -> int:
+    def empties(d: int) -> tuple[int, int]:
+        for hc in state.hands[seat]:
+            if d in hc.dice:
+                return (-hc.dice.count(EMPTY), d)
+        return (0, d)
+    return min(options, key=empties)

@@ -1,0 +1,463 @@
+"""The team planner: one mind deciding every seat's move, as a well-drilled table would.
+
+Its currency is *work*: the expected number of dice each card still needs (``bots.value``).
+A placement is worth the work it saves on its card (a completion saves all of it, plus a little
+for the card's points); a die nobody takes costs what the unused-dice penalty is expected to
+undo (FUSE), and a seat that falls short of its quota costs a spark's work (Countdown and the
+sparks module). For a roll it chooses the whole team's assignment of dice to seats and slots:
+exactly, by dynamic programming over seats and the set of dice used, when every seat takes at
+most one die; by a pruned search over placement sequences when a seat may take several (1-2
+players, a Logistics leader). It also picks replacement cards (easy ones while the middle is
+full, the hardest once a new card is unlikely to need finishing), gives up the die whose loss
+costs least, names and uses the leader's role, and defuses early where it may.
+
+Only the engine's public API is used, and no randomness at all: the same position always gets
+the same plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from fusegame.bots.value import CardModel, card_model, type_weights
+from fusegame.constraints import EMPTY
+from fusegame.dice import BY_LETTER, LETTERS, die_type
+from fusegame.rng import Rng
+from fusegame.rules.actions import (
+    Action,
+    Defuse,
+    Done,
+    Flip,
+    GiveUp,
+    Name,
+    Place,
+    Recolour,
+    Renumber,
+    RerollUnused,
+    Rethrow,
+    ReturnFree,
+    RollSix,
+    TakeCard,
+)
+from fusegame.rules.config import Setup
+from fusegame.rules.state import GameState, Phase
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The planner's tunable judgement."""
+
+    #: work units a point of a completed card is worth (winning matters more than points)
+    points: float = 0.4
+    #: work units one point is worth when choosing a card to take
+    take_points: float = 0.5
+    #: a role action is used only if it improves the plan by more than this much work
+    role_margin: float = 0.25
+    #: options kept per die in the search for seats that may take several dice
+    branch: int = 3
+
+
+@dataclass(frozen=True)
+class Move:
+    """One placement the plan makes, and what it is worth."""
+
+    action: Action
+    gain: float  #: work saved (negative: the card gets harder)
+    completes: bool
+    before: float  #: expected dice the card needed before the placement
+    after: float
+
+
+@dataclass
+class Plan:
+    """The team's move for the dice now in the middle."""
+
+    moves: list[Move] = field(default_factory=list)
+    done: list[int] = field(default_factory=list)  #: seats that should take no (more) dice
+    unused: list[int] = field(default_factory=list)  #: dice left for the penalty / sparks
+    value: float = 0.0  #: work saved, net of the expected penalty or spark cost
+
+    def first(self, state: GameState) -> Action:
+        if self.moves:
+            return max(self.moves, key=lambda m: (m.completes, m.gain)).action
+        return Done(self.done[0], state.time_ms)
+
+
+_Opt = tuple[float, int, str, int, tuple[int, ...], bool]  # gain, die, card, slot, new key, completes
+_CardOpt = tuple[float, int, tuple[int, ...], bool]  # gain, slot, new key, completes
+
+
+class TeamPlanner:
+    """The ``team`` policy: ``planner(state, rng)`` returns the team's next action."""
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.w = weights or Weights()
+        self._weights: dict[tuple[int, ...], tuple[float, ...]] = {}
+        self._role_seen: dict[tuple[object, ...], Action | None] = {}
+        self._costs: dict[tuple[object, ...], float] = {}
+        self._opt_memo: dict[tuple[str, tuple[int, ...], int], list[_CardOpt]] = {}
+
+    # ================================================================== policy
+    def __call__(self, state: GameState, rng: Rng | None = None) -> Action:
+        return self.act(state)
+
+    def act(self, state: GameState) -> Action:
+        """The next action for the team (of any seat that may act now)."""
+        decisions = state.to_act()
+        if not decisions:
+            raise RuntimeError(f"no seat may act: {state!r}")
+        at = state.time_ms
+        for seat, dec in decisions.items():
+            if dec.kind == "take":
+                return TakeCard(seat, at, self.choose_card(state, seat))
+        for seat, dec in decisions.items():
+            if dec.kind == "give_up":
+                return GiveUp(seat, at, self.choose_give_up(state, seat, dec.options))
+            if dec.kind == "roll_six":
+                return RollSix(seat, at)
+            if dec.kind == "name":
+                return Name(seat, at, self.choose_name(state, dec.options))
+            if dec.kind in ("reroll", "return"):
+                return self.choose_penalty(state, seat, dec.options)
+        for a in state.legal_actions(state.leader):
+            if isinstance(a, Defuse):
+                return a
+        for seat in decisions:
+            for a in state.legal_actions(seat):
+                if isinstance(a, Defuse):
+                    return a
+        role = self.choose_role(state)
+        if role is not None:
+            return role
+        plan = self.plan(state)
+        if not plan.moves and not plan.done:
+            # only the leader's role decision is open, and it declines: end its part of the turn
+            seat = next(iter(decisions))
+            return Done(seat, at)
+        return plan.first(state)
+
+    # ================================================================== the roll
+    def plan(self, state: GameState) -> Plan:
+        """The best assignment of the dice in the middle to seats and slots."""
+        decisions = state.to_act()
+        seats = [s for s, d in decisions.items() if d.kind == "distribute"]
+        free = state.unplaced()
+        if not seats or not free:
+            return Plan(done=seats)
+        caps = {s: state.seat_quota(s) - state.taken[s] for s in seats}
+        self._opt_memo.clear()  # die types and temporary colours change between rolls
+        if all(c == 1 for c in caps.values()):
+            return self._match(state, seats, free)
+        return self._search(state, seats, caps, free)
+
+    def _models(self, state: GameState) -> dict[str, CardModel]:
+        w = self.weights(state)
+        return {hc.card: card_model(hc.card, state.card_rules(hc.card), w)
+                for hand in state.hands for hc in hand}
+
+    def weights(self, state: GameState) -> tuple[float, ...]:
+        key = state.dice.colours
+        w = self._weights.get(key)
+        if w is None:
+            w = self._weights[key] = tuple(type_weights(state.dice))
+        return w
+
+    def model(self, state: GameState, card: str) -> CardModel:
+        return card_model(card, state.card_rules(card), self.weights(state))
+
+    def _options(self, state: GameState, seat: int, keys: dict[str, tuple[int, ...]],
+                 dice: Sequence[int]) -> list[_Opt]:
+        """Every legal placement of ``dice`` on ``seat``'s cards whose keys are ``keys``."""
+        out: list[_Opt] = []
+        for hc in state.hands[seat]:
+            key = keys.get(hc.card, hc.key)
+            if EMPTY not in key:
+                continue
+            for d in dice:
+                for gain, j, nk, complete in self._card_options(state, hc.card, key, d):
+                    out.append((gain, d, hc.card, j, nk, complete))
+        return out
+
+    def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
+                      d: int) -> list[_CardOpt]:
+        """Die ``d`` on ``card`` in state ``key``: (gain, slot, new key, completes) per legal slot.
+        Remembered for the current roll (the cache is cleared when the plan starts)."""
+        memo_key = (card, key, d)
+        hit = self._opt_memo.get(memo_key)
+        if hit is not None:
+            return hit
+        rules = state.card_rules(card)
+        m = self.model(state, card)
+        canon = rules.canon
+        t = state.types[d]
+        if d in state.temp:
+            slots = rules.legal_slots(key, canon[t], canon[die_type(state.temp[d], state.faces[d])])
+        else:
+            slots = rules.legal_slots(key, canon[t])
+        out: list[_CardOpt] = []
+        if slots:
+            before = m.draws(key)
+            pts = state.bomb(card).points
+            for j in slots:
+                nk = key[:j] + (canon[t],) + key[j + 1:]
+                complete = EMPTY not in nk
+                gain = before - m.draws(nk) + (self.w.points * pts if complete else 0.0)
+                out.append((gain, j, nk, complete))
+        self._opt_memo[memo_key] = out
+        return out
+
+    def _shortfall_cost(self, state: GameState, seat: int, taken: int) -> float:
+        """Work added by the sparks a seat draws for taking ``taken`` dice this turn."""
+        if not state.config.uses_sparks or not (state.hands[seat]):
+            return 0.0
+        return self.spark_cost(state) * max(0, state.config.base_quota - taken)
+
+    def spark_cost(self, state: GameState) -> float:
+        key: tuple[object, ...] = ("spark", state.config)
+        hit = self._costs.get(key)
+        if hit is not None:
+            return hit
+        ids = [c.id for c in state.config.playable.sparks]
+        w = self.weights(state)
+        cost = (sum(card_model(c, state.card_rules(c), w).draws(state.card_rules(c).empty) for c in ids)
+                / len(ids)) if ids else 5.0
+        cost -= self.w.points * 2  # a defused spark scores 2
+        self._costs[key] = cost
+        return cost
+
+    def penalty_cost(self, state: GameState, die: int) -> float:
+        """Expected work the unused-dice penalty undoes when ``die`` is rerolled (FUSE)."""
+        if state.config.uses_sparks:
+            return 0.0
+        colours = state.dice.colours[die]
+        memo_key = ("penalty", colours, tuple(tuple(hc.key) for hand in state.hands for hc in hand))
+        hit = self._costs.get(memo_key)
+        if hit is not None:
+            return hit
+        total = 0.0
+        for face in range(1, 7):
+            for seat in range(state.players):
+                best = None
+                for hc in state.hands[seat]:
+                    if hc.complete:
+                        continue
+                    rules = state.card_rules(hc.card)
+                    m = self.model(state, hc.card)
+                    before = m.draws(hc.key)
+                    for j in rules.removable(hc.key):
+                        d = hc.dice[j]
+                        if state.dice.colours[d] & colours or state.faces[d] == face:
+                            c = m.draws(m.without(hc.key, j)) - before
+                            if best is None or c < best:
+                                best = c
+                if best is not None:
+                    total += best
+        if len(self._costs) > 50_000:  # bounded: long simulations share one planner
+            self._costs.clear()
+        self._costs[memo_key] = total / 6
+        return total / 6
+
+    def _remember(self, key: tuple[object, ...], value: Action | None) -> None:
+        if len(self._role_seen) > 50_000:
+            self._role_seen.clear()
+        self._role_seen[key] = value
+
+    def _match(self, state: GameState, seats: list[int], free: list[int]) -> Plan:
+        """Every seat takes at most one die: exact DP over seats and the set of dice used."""
+        index = {d: i for i, d in enumerate(free)}
+        best_opt: list[dict[int, _Opt]] = []
+        for s in seats:
+            per_die: dict[int, _Opt] = {}
+            for o in self._options(state, s, {}, free):
+                prev = per_die.get(o[1])
+                if prev is None or o[0] > prev[0]:
+                    per_die[o[1]] = o
+            best_opt.append(per_die)
+        # table: mask of dice used -> (value, choices per seat so far)
+        table: dict[int, tuple[float, tuple[_Opt | None, ...]]] = {0: (0.0, ())}
+        for i, s in enumerate(seats):
+            nxt: dict[int, tuple[float, tuple[_Opt | None, ...]]] = {}
+            idle = -self._shortfall_cost(state, s, state.taken[s])
+            took = -self._shortfall_cost(state, s, state.taken[s] + 1)
+            for mask, (v, ch) in table.items():
+                cand = [(v + idle, mask, ch + (None,))]
+                for d, o in best_opt[i].items():
+                    bit = 1 << index[d]
+                    if not mask & bit:
+                        cand.append((v + o[0] + took, mask | bit, ch + (o,)))
+                for nv, nm, nch in cand:
+                    kept = nxt.get(nm)
+                    if kept is None or nv > kept[0]:
+                        nxt[nm] = (nv, nch)
+            table = nxt
+        pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
+        final: tuple[float, int, tuple[_Opt | None, ...]] | None = None
+        for mask, (v, ch) in sorted(table.items()):
+            total = v - sum(pen.get(d, 0.0) for d in free if not mask >> index[d] & 1)
+            if final is None or total > final[0] + 1e-9:
+                final = (total, mask, ch)
+        assert final is not None
+        value, mask, choices = final
+        plan = Plan(value=value, unused=[d for d in free if not mask >> index[d] & 1])
+        for s, choice in zip(seats, choices):
+            if choice is None:
+                plan.done.append(s)
+            else:
+                plan.moves.append(self._move(state, s, choice))
+        return plan
+
+    def _move(self, state: GameState, seat: int, o: _Opt) -> Move:
+        gain, die, card, slot, nk, complete = o
+        m = self.model(state, card)
+        hc = state.hand_card(seat, card)
+        before = m.draws(hc.key) if hc is not None else 0.0
+        return Move(Place(seat, state.time_ms, die, card, slot), gain, complete, before, m.draws(nk))
+
+    def _search(self, state: GameState, seats: list[int], caps: dict[int, int], free: list[int]) -> Plan:
+        """Some seat may take several dice: search placement sequences, die by die."""
+        pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
+        k = self.w.branch
+        best_choices: list[tuple[int, _Opt]] = []
+        best_value = [-1e18]
+
+        def go(i: int, keys: dict[int, dict[str, tuple[int, ...]]], caps: dict[int, int],
+               took: dict[int, int], v: float, chosen: list[tuple[int, _Opt]]) -> None:
+            if i == len(free):
+                total = v - sum(self._shortfall_cost(state, s, state.taken[s] + took[s]) for s in seats)
+                if total > best_value[0] + 1e-9:
+                    best_choices[:] = chosen
+                    best_value[0] = total
+                return
+            d = free[i]
+            opts: list[tuple[float, int, _Opt]] = []
+            for s in seats:
+                if caps[s] > 0:
+                    for o in self._options(state, s, keys[s], (d,)):
+                        opts.append((o[0], s, o))
+            opts.sort(key=lambda x: -x[0])
+            go(i + 1, keys, caps, took, v - pen.get(d, 0.0), chosen)
+            for gain, s, o in opts[:k]:
+                nkeys = dict(keys)
+                nkeys[s] = {**keys[s], o[2]: o[4]}
+                ncaps = {**caps, s: caps[s] - 1}
+                ntook = {**took, s: took[s] + 1}
+                chosen.append((s, o))
+                go(i + 1, nkeys, ncaps, ntook, v + gain, chosen)
+                chosen.pop()
+
+        go(0, {s: {} for s in seats}, dict(caps), {s: 0 for s in seats}, 0.0, [])
+        choices = best_choices
+        plan = Plan(value=best_value[0])
+        used = set()
+        placing = set()
+        for s, o in choices:
+            used.add(o[1])
+            placing.add(s)
+        # only the first placement of each card is certain to be legal now; the rest are
+        # re-planned after it lands
+        seen_cards: set[str] = set()
+        for s, o in choices:
+            if o[2] not in seen_cards:
+                seen_cards.add(o[2])
+                plan.moves.append(self._move(state, s, o))
+        plan.done = [s for s in seats if s not in placing]
+        plan.unused = [d for d in free if d not in used]
+        return plan
+
+    # ================================================================== other decisions
+    def choose_card(self, state: GameState, seat: int) -> str:
+        """The row card (or stack top) ``seat`` should take."""
+        if state.config.setup is Setup.STACKS:
+            options = [s[-1] for _, s in sorted(state.stacks.items()) if s]
+        else:
+            options = list(state.row)
+        if len(options) == 1:
+            return options[0]
+        fuses = {f.id for f in state.config.catalogue.fuses}
+        remaining = len(state.row) + sum(1 for c in state.deck if c not in fuses)
+        if state.config.setup is Setup.STACKS:
+            remaining = sum(len(s) for s in state.stacks.values())
+        must_finish = state.config.difficulty.top
+        # once the middle is nearly empty a new card will likely never need finishing: take the
+        # hardest (it is a dud at the end) and leave the easy ones for seats that can still win
+        late = not must_finish and remaining <= state.players
+
+        def score(c: str) -> tuple[float, str]:
+            e = self.model(state, c).draws(state.card_rules(c).empty)
+            pts = state.bomb(c).points
+            v = e if late else -e + self.w.take_points * pts
+            return (v, c)
+
+        return max(options, key=score)
+
+    def choose_give_up(self, state: GameState, seat: int, options: Sequence[int]) -> int:
+        """The eligible die whose loss costs the least work."""
+        def cost(d: int) -> tuple[float, int]:
+            for hc in state.hands[seat]:
+                if d in hc.dice:
+                    m = self.model(state, hc.card)
+                    j = hc.dice.index(d)
+                    return (m.draws(m.without(hc.key, j)) - m.draws(hc.key), d)
+            return (0.0, d)
+        return min(options, key=cost)
+
+    def choose_penalty(self, state: GameState, seat: int, options: Sequence[int]) -> Action:
+        """Logistics: return free the die whose penalty would hurt most; else reroll in order."""
+        at = state.time_ms
+        if state.free_return:
+            worst = max(options, key=lambda d: (self.penalty_cost(state, d), -d))
+            return ReturnFree(seat, at, worst)
+        safest = min(options, key=lambda d: (self.penalty_cost(state, d), d))
+        return RerollUnused(seat, at, safest)
+
+    def choose_name(self, state: GameState, options: Sequence[str]) -> str:
+        """Cutter: the colour the bag holds most of; Operations Engineer: the number that the
+        open slots ask for least (any face is as likely, and the named dice become wild)."""
+        if options and options[0] in LETTERS.values():
+            def in_bag(letter: str) -> tuple[int, str]:
+                bit = BY_LETTER[letter]
+                return (sum(1 for d in state.bag if state.dice.colours[d] & bit), letter)
+            return max(options, key=in_bag)
+        return options[0]
+
+    def choose_role(self, state: GameState) -> Action | None:
+        """A role action that improves the team's plan enough, or None."""
+        if state.phase is not Phase.DISTRIBUTE or not state.unplaced():
+            return None
+        acts = [a for a in state.legal_actions(state.leader)
+                if isinstance(a, (Recolour, Renumber, Flip, Rethrow))]
+        if not acts:
+            return None
+        memo_key = (state.turn, tuple(state.free), tuple(state.types[d] for d in state.free),
+                    tuple(state.temp.items()), state.role_uses, tuple(state.taken))
+        if memo_key in self._role_seen:
+            return self._role_seen[memo_key]
+        base = self.plan(state)
+        choice: Action | None = None
+        if not base.unused and all(m.gain >= 1.0 for m in base.moves):
+            self._remember(memo_key, None)  # every die already does good work
+            return None
+        best = base.value + self.w.role_margin
+        # a role can only help with dice the plan leaves idle or uses worst: try only those
+        weak = set(base.unused)
+        if base.moves:
+            worst = min(base.moves, key=lambda m: (m.gain, str(m.action))).action
+            if isinstance(worst, Place):
+                weak.add(worst.die)
+        for a in acts:
+            if isinstance(a, Rethrow):
+                # reroll exactly the dice the plan cannot use: whatever they show next is no worse
+                if base.unused and set(a.dice) == set(base.unused) and choice is None:
+                    choice = a
+                continue
+            if isinstance(a, (Recolour, Renumber, Flip)) and a.die not in weak:
+                continue
+            trial = state.clone()
+            trial.apply_unchecked(a)
+            v = self.plan(trial).value
+            if v > best:
+                best, choice = v, a
+        self._remember(memo_key, choice)
+        return choice
+

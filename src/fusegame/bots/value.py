@@ -1,0 +1,185 @@
+"""How far a card is from complete: the expected number of dice it must be offered.
+
+The bots' whole sense of value rests on one number per card state, ``draws``: imagine dice drawn
+one at a time from the game's dice (every colour in the proportion the inventory holds, every
+face equally likely), each offered to this card alone, and placed on the best legal slot or
+declined. ``draws(state)`` is the expected number of dice offered until the card is complete
+under the best placing rule. It is the solution of a small Markov decision problem::
+
+    E(s) = 1 + sum_t w_t * min(E(s), min_{legal j} E(s + t@j))
+
+where ``w_t`` is the chance of drawing a die of type class ``t``. Declining a die (the ``E(s)``
+term) is allowed, so a placement that spoils the card shows up as a *rise* in ``E``. States are
+keyed by the card's class representatives (``CompiledCard.canon``), so dice the card cannot tell
+apart are one class. Most cards have a few hundred reachable states and are solved exactly; the
+few loose six-slot cards with hundreds of thousands are estimated from the state by seeded
+roll-outs once the exact search passes a budget. Every answer is memoised for the process, and
+every number is a pure function of the card, the dice and the state, so bots stay deterministic.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+from fusegame.constraints import EMPTY, CompiledCard, State
+from fusegame.dice import DiceSet, die_type
+from fusegame.rng import Rng
+
+#: ``draws`` of a state no die can ever complete (possible only without the feasibility rule).
+HOPELESS = 500.0
+#: New exact states one ``draws`` call may solve before it falls back to roll-outs. Once a card
+#: has overflowed it, its states with more than one empty slot are estimated by roll-outs and
+#: the rest solved exactly within ``SMALL_BUDGET``.
+EXACT_BUDGET = 400
+SMALL_BUDGET = 60
+#: Roll-outs that estimate a state of a card too large to solve exactly.
+ROLLOUTS = 10
+
+
+class _Budget(Exception):
+    pass
+
+
+def type_weights(dice: DiceSet) -> list[float]:
+    """The chance that a die drawn from the whole inventory shows each die type."""
+    w = [0.0] * 90
+    share = 1.0 / (6 * len(dice.colours))
+    for c in dice.colours:
+        for face in range(1, 7):
+            w[die_type(c, face)] += share
+    return w
+
+
+class CardModel:
+    """Expected dice to complete one card, for one dice inventory (see the module docstring)."""
+
+    def __init__(self, card_id: str, rules: CompiledCard, weights: Sequence[float]) -> None:
+        self.card_id = card_id
+        self.rules = rules
+        by_rep: dict[int, float] = {}
+        for t, w in enumerate(weights):
+            if w > 0:
+                rep = rules.canon[t]
+                by_rep[rep] = by_rep.get(rep, 0.0) + w
+        #: (class representative, chance of drawing that class), most likely first
+        self.classes: tuple[tuple[int, float], ...] = tuple(
+            sorted(by_rep.items(), key=lambda kv: (-kv[1], kv[0])))
+        self._cum: list[float] = []
+        acc = 0.0
+        for _, w in self.classes:
+            acc += w
+            self._cum.append(acc)
+        self._memo: dict[State, float] = {}
+        self._seed = zlib.crc32(card_id.encode())
+        self._budget = 0
+        self.big = False  #: the card overflowed the exact budget once: its states are estimated
+
+    # -------------------------------------------------------------------- public
+    def draws(self, state: State) -> float:
+        """Expected dice offered until the card is complete from ``state`` (a canonical key)."""
+        hit = self._memo.get(state)
+        if hit is not None:
+            return hit
+        if self.big and state.count(EMPTY) > 1:
+            est = self._memo[state] = self._rollouts(state)
+            return est
+        self._budget = SMALL_BUDGET if self.big else EXACT_BUDGET
+        try:
+            return self._exact(state)
+        except _Budget:
+            self.big = True
+            est = self._rollouts(state)
+            self._memo[state] = est
+            return est
+
+    def after(self, state: State, slot: int, t: int) -> State:
+        """The canonical key of ``state`` with a die of (real) type ``t`` on ``slot``."""
+        return state[:slot] + (self.rules.canon[t],) + state[slot + 1:]
+
+    def without(self, state: State, slot: int) -> State:
+        """``state`` with ``slot`` emptied (a die given up)."""
+        return state[:slot] + (EMPTY,) + state[slot + 1:]
+
+    def fit(self, state: State) -> float:
+        """The chance that the next die drawn can go somewhere on the card now."""
+        rules = self.rules
+        return sum(w for rep, w in self.classes if rules.legal_slots(state, rep))
+
+    # -------------------------------------------------------------------- solving
+    def _exact(self, state: State) -> float:
+        hit = self._memo.get(state)
+        if hit is not None:
+            return hit
+        if EMPTY not in state:
+            self._memo[state] = 0.0
+            return 0.0
+        self._budget -= 1
+        if self._budget < 0:
+            raise _Budget
+        rules = self.rules
+        options: list[tuple[float, float]] = []
+        for rep, w in self.classes:
+            slots = rules.legal_slots(state, rep)
+            if slots:
+                best = min(self._exact(state[:j] + (rep,) + state[j + 1:]) for j in slots)
+                options.append((best, w))
+        value = _solve(options)
+        self._memo[state] = value
+        return value
+
+    def _rollouts(self, state: State) -> float:
+        """Mean dice offered to a filler that puts each die on a random legal slot (seeded by
+        card and state). Used only on loose cards, where most slots take most dice."""
+        rng = Rng(self._seed ^ (hash(state) & 0xFFFF_FFFF))
+        rules = self.rules
+        total = 0.0
+        for _ in range(ROLLOUTS):
+            s = state
+            n = 0
+            while EMPTY in s and n < HOPELESS:
+                n += 1
+                rep = self._draw(rng)
+                slots = rules.legal_slots(s, rep)
+                if not slots:
+                    continue
+                j = slots[0] if len(slots) == 1 else slots[rng.below(len(slots))]
+                s = s[:j] + (rep,) + s[j + 1:]
+            total += n
+        return total / ROLLOUTS
+
+    def _draw(self, rng: Rng) -> int:
+        x = rng.next64() / 18446744073709551616.0 * self._cum[-1]
+        for (rep, _), c in zip(self.classes, self._cum):
+            if x < c:
+                return rep
+        return self.classes[-1][0]
+
+
+def _solve(options: list[tuple[float, float]]) -> float:
+    """``E = 1 + sum w * min(E, b)`` over (b, w) options; the rest of the draws are declined."""
+    if not options:
+        return HOPELESS
+    options.sort()
+    e = HOPELESS
+    p = 0.0
+    s = 0.0
+    for b, w in options:
+        if b >= e:
+            break
+        p += w
+        s += w * b
+        e = min(HOPELESS, (1.0 + s) / p)
+    return e
+
+
+_MODELS: dict[tuple[int, tuple[float, ...]], CardModel] = {}
+
+
+def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...]) -> CardModel:
+    """The process-wide model of a card (games with the same dice share its memo)."""
+    key = (id(rules), weights)
+    m = _MODELS.get(key)
+    if m is None or m.rules is not rules:
+        m = _MODELS[key] = CardModel(card_id, rules, weights)
+    return m
