@@ -41,7 +41,7 @@ from fusegame.rules.actions import (
     TakeCard,
 )
 from fusegame.rules.config import Setup
-from fusegame.rules.state import GameState, Phase
+from fusegame.rules.state import Decision, GameState, Phase
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,7 @@ class TeamPlanner:
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
         self._costs: dict[tuple[object, ...], float] = {}
         self._opt_memo: dict[tuple[str, tuple[int, ...], int], list[_CardOpt]] = {}
+        self._pending: tuple[GameState, int, list[tuple[Action, tuple[int, ...] | None]]] | None = None
 
     # ================================================================== policy
     def __call__(self, state: GameState, rng: Rng | None = None) -> Action:
@@ -120,22 +121,67 @@ class TeamPlanner:
                 return Name(seat, at, self.choose_name(state, dec.options))
             if dec.kind in ("reroll", "return"):
                 return self.choose_penalty(state, seat, dec.options)
-        for a in state.legal_actions(state.leader):
-            if isinstance(a, Defuse):
-                return a
-        for seat in decisions:
-            for a in state.legal_actions(seat):
-                if isinstance(a, Defuse):
-                    return a
+        if state.config.countdown_rules and state.players <= 2:
+            # early defusal (1-2 players) frees the dice and brings a new card: always worth it
+            for seat in decisions:
+                for a in state.legal_actions(seat):
+                    if isinstance(a, Defuse):
+                        return a
         role = self.choose_role(state)
         if role is not None:
             return role
+        pending = self._next_pending(state, decisions)
+        if pending is not None:
+            return pending
         plan = self.plan(state)
         if not plan.moves and not plan.done:
             # only the leader's role decision is open, and it declines: end its part of the turn
             seat = next(iter(decisions))
             return Done(seat, at)
-        return plan.first(state)
+        self._queue(state, plan)
+        return self._next_pending(state, decisions) or plan.first(state)
+
+    def _queue(self, state: GameState, plan: Plan) -> None:
+        """Keep the rest of a roll's plan: it stays the best plan while the roll goes as planned,
+        so the next actions need no new search."""
+        moves = sorted(plan.moves, key=lambda m: (not m.completes, -m.gain, str(m.action)))
+        steps: list[tuple[Action, tuple[int, ...] | None]] = []
+        for m in moves:
+            hc = state.hand_card(m.action.seat, m.action.card) if isinstance(m.action, Place) else None
+            steps.append((m.action, hc.key if hc is not None else None))
+        # no queued "done": once the placements are made the roll is looked at afresh, since a
+        # role (a rethrow, say) may yet turn the dice left over into useful ones
+        # a seat that may take several dice is searched one placement at a time (its later
+        # placements depend on the earlier ones): plan afresh after each of them
+        if any(state.seat_quota(s) - state.taken[s] > 1 for s in state.to_act()):
+            self._pending = None
+            return
+        self._pending = (state, state.turn, steps)
+
+    def _next_pending(self, state: GameState, decisions: dict[int, Decision]) -> Action | None:
+        if self._pending is None:
+            return None
+        game, turn, steps = self._pending
+        if game is not state or turn != state.turn:
+            self._pending = None
+            return None
+        free = state.unplaced()
+        while steps:
+            action, key = steps[0]
+            dec = decisions.get(action.seat)
+            if dec is None or dec.kind != "distribute":
+                steps.pop(0)
+                continue
+            if isinstance(action, Place):
+                hc = state.hand_card(action.seat, action.card)
+                if action.die not in free or hc is None or hc.key != key:
+                    break  # the roll went otherwise: plan afresh
+                steps.pop(0)
+                return Place(action.seat, state.time_ms, action.die, action.card, action.slot)
+            steps.pop(0)
+            return Done(action.seat, state.time_ms)
+        self._pending = None
+        return None
 
     # ================================================================== the roll
     def plan(self, state: GameState) -> Plan:

@@ -20,6 +20,7 @@ every number is a pure function of the card, the dice and the state, so bots sta
 from __future__ import annotations
 
 import zlib
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from fusegame.constraints import EMPTY, CompiledCard, State
@@ -150,10 +151,8 @@ class CardModel:
 
     def _draw(self, rng: Rng) -> int:
         x = rng.next64() / 18446744073709551616.0 * self._cum[-1]
-        for (rep, _), c in zip(self.classes, self._cum):
-            if x < c:
-                return rep
-        return self.classes[-1][0]
+        i = bisect_right(self._cum, x)
+        return self.classes[min(i, len(self.classes) - 1)][0]
 
 
 def _solve(options: list[tuple[float, float]]) -> float:
