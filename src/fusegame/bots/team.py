@@ -149,9 +149,9 @@ class TeamPlanner:
         for m in moves:
             hc = state.hand_card(m.action.seat, m.action.card) if isinstance(m.action, Place) else None
             steps.append((m.action, hc.key if hc is not None else None))
-        # no queued "done": once the placements are made the roll is looked at afresh, since a
-        # role (a rethrow, say) may yet turn the dice left over into useful ones
-        # a seat that may take several dice is searched one placement at a time (its later
+        # No "done" is queued: once the placements are made the roll is looked at afresh, since a
+        # role (a rethrow, say) may yet turn the dice left over into useful ones. A seat that may
+        # take several dice is searched one placement at a time (its later
         # placements depend on the earlier ones): plan afresh after each of them
         if any(state.seat_quota(s) - state.taken[s] > 1 for s in state.to_act()):
             self._pending = None
@@ -196,11 +196,6 @@ class TeamPlanner:
         if all(c == 1 for c in caps.values()):
             return self._match(state, seats, free)
         return self._search(state, seats, caps, free)
-
-    def _models(self, state: GameState) -> dict[str, CardModel]:
-        w = self.weights(state)
-        return {hc.card: card_model(hc.card, state.card_rules(hc.card), w)
-                for hand in state.hands for hc in hand}
 
     def weights(self, state: GameState) -> tuple[float, ...]:
         key = state.dice.colours
@@ -469,7 +464,7 @@ class TeamPlanner:
 
     def choose_role(self, state: GameState) -> Action | None:
         """A role action that improves the team's plan enough, or None."""
-        if state.phase is not Phase.DISTRIBUTE or not state.unplaced():
+        if state.phase is not Phase.DISTRIBUTE or not state.unplaced() or state.active_ability() is None:
             return None
         acts = [a for a in state.legal_actions(state.leader)
                 if isinstance(a, (Recolour, Renumber, Flip, Rethrow))]

@@ -11,10 +11,13 @@ under the best placing rule. It is the solution of a small Markov decision probl
 where ``w_t`` is the chance of drawing a die of type class ``t``. Declining a die (the ``E(s)``
 term) is allowed, so a placement that spoils the card shows up as a *rise* in ``E``. States are
 keyed by the card's class representatives (``CompiledCard.canon``), so dice the card cannot tell
-apart are one class. Most cards have a few hundred reachable states and are solved exactly; the
-few loose six-slot cards with hundreds of thousands are estimated from the state by seeded
-roll-outs once the exact search passes a budget. Every answer is memoised for the process, and
-every number is a pure function of the card, the dice and the state, so bots stay deterministic.
+apart are one class. Most cards have a few hundred reachable states and are solved exactly. A
+card with more than ``EXACT_BUDGET`` (the loose five- and six-slot cards, many Countdown cards)
+is "big": its states with two or more empty slots are estimated by roll-outs that put each die
+on a random legal slot, all drawn from one stream per card so that neighbouring states are
+compared on the same luck. Roll-outs never decline a die, so on big cards the model is a little
+pessimistic. Every answer is memoised for the process, and every number is a pure function of
+the card, the dice and the state, so bots stay deterministic.
 """
 
 from __future__ import annotations
@@ -29,11 +32,9 @@ from fusegame.rng import Rng
 
 #: ``draws`` of a state no die can ever complete (possible only without the feasibility rule).
 HOPELESS = 500.0
-#: New exact states one ``draws`` call may solve before it falls back to roll-outs. Once a card
-#: has overflowed it, its states with more than one empty slot are estimated by roll-outs and
-#: the rest solved exactly within ``SMALL_BUDGET``.
+#: A card whose states reachable from empty outnumber this is "big": its states with more than
+#: one empty slot are estimated by roll-outs, the rest solved exactly.
 EXACT_BUDGET = 400
-SMALL_BUDGET = 60
 #: Roll-outs that estimate a state of a card too large to solve exactly.
 ROLLOUTS = 10
 
@@ -73,8 +74,16 @@ class CardModel:
             self._cum.append(acc)
         self._memo: dict[State, float] = {}
         self._seed = zlib.crc32(card_id.encode())
-        self._budget = 0
-        self.big = False  #: the card overflowed the exact budget once: its states are estimated
+        # Decide once, from the empty card, whether the card is solved exactly, so that every
+        # answer is a pure function of card, dice and state (never of what was asked before)
+        self._budget = EXACT_BUDGET
+        try:
+            self._exact(rules.empty)
+            self.big = False
+        except _Budget:
+            self._memo.clear()  # estimates and exact values are not mixed for one card
+            self.big = True
+        self._budget = -1
 
     # -------------------------------------------------------------------- public
     def draws(self, state: State) -> float:
@@ -85,14 +94,7 @@ class CardModel:
         if self.big and state.count(EMPTY) > 1:
             est = self._memo[state] = self._rollouts(state)
             return est
-        self._budget = SMALL_BUDGET if self.big else EXACT_BUDGET
-        try:
-            return self._exact(state)
-        except _Budget:
-            self.big = True
-            est = self._rollouts(state)
-            self._memo[state] = est
-            return est
+        return self._exact(state)
 
     def after(self, state: State, slot: int, t: int) -> State:
         """The canonical key of ``state`` with a die of (real) type ``t`` on ``slot``."""
@@ -115,9 +117,10 @@ class CardModel:
         if EMPTY not in state:
             self._memo[state] = 0.0
             return 0.0
-        self._budget -= 1
-        if self._budget < 0:
-            raise _Budget
+        if self._budget >= 0:  # only while deciding whether the card is small enough
+            self._budget -= 1
+            if self._budget < 0:
+                raise _Budget
         rules = self.rules
         options: list[tuple[float, float]] = []
         for rep, w in self.classes:
@@ -132,7 +135,9 @@ class CardModel:
     def _rollouts(self, state: State) -> float:
         """Mean dice offered to a filler that puts each die on a random legal slot (seeded by
         card and state). Used only on loose cards, where most slots take most dice."""
-        rng = Rng(self._seed ^ (hash(state) & 0xFFFF_FFFF))
+        # the same stream for every state of the card (common random numbers): estimates of a
+        # state and of the state one die later differ by the die, not by the luck of the draws
+        rng = Rng(self._seed)
         rules = self.rules
         total = 0.0
         for _ in range(ROLLOUTS):

@@ -1,0 +1,66 @@
+"""How long the team planner takes to decide the whole team's move for one roll.
+
+    python bench/planner_time.py                 # 5 players, Standard FUSE, 40 games
+    python bench/planner_time.py --game countdown --players 4 --games 20
+
+Games are played by the team policy; at the first decision of every roll the planner's full
+decision for the roll (``TeamPlanner.plan``, plus the leader's role choice where roles exist) is
+timed on a copy of the position by a fresh clock. Prints p50, p90, p99 and the maximum in
+milliseconds, over all rolls and over the rolls after the first game (caches warm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from fusegame.bots.team import TeamPlanner
+from fusegame.rules.config import GameConfig
+from fusegame.rules.state import Phase
+from fusegame.sim import Pace, game_seed
+from fusegame.sim.game import play_game
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", default="fuse")
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--difficulty", default="standard")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=7)
+    a = ap.parse_args()
+    config = GameConfig(players=a.players, difficulty=a.difficulty, game=a.game)
+    planner = TeamPlanner()
+    timer = TeamPlanner()  # times its own decisions; shares the process-wide card memo
+    times: list[tuple[int, float]] = []
+    seen: set[tuple[int, int]] = set()
+
+    def policy(state, rng):  # type: ignore[no-untyped-def]
+        key = (id(state), state.turn)
+        if state.phase is Phase.DISTRIBUTE and key not in seen and state.unplaced():
+            seen.add(key)
+            copy = state.clone()
+            t0 = time.perf_counter()
+            timer.choose_role(copy)
+            timer.plan(copy)
+            times.append((game, (time.perf_counter() - t0) * 1000))
+        return planner(state, rng)
+
+    for game in range(a.games):
+        play_game(config, game_seed(a.seed, game), policy, Pace())
+    every = [ms for _, ms in times]
+    warm = [ms for g, ms in times if g > 0]
+    print(f"team planner, one roll: {a.game} {a.players} players {a.difficulty}, {a.games} games")
+    for name, xs in (("all rolls", every), ("after the first game", warm)):
+        if xs:
+            print(f"  {name:21} n={len(xs):5}  p50 {pct(xs, .5):6.2f} ms  p90 {pct(xs, .9):6.2f} ms  "
+                  f"p99 {pct(xs, .99):6.2f} ms  max {max(xs):7.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
