@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     PYTHONPATH=src python bench/card_difficulty.py [--set fuse|countdown] [--trials 200] [--seed 1]
-                                                   [--within 12] [FILE]
+                                                   [--within 12] [--planner] [FILE]
 
 For every card it simulates a solo player filling that card alone with a greedy single-card policy
 (``fusegame.cards.difficulty``; not the team bot) and prints the mean rolls needed, the chance of
@@ -18,6 +18,11 @@ own level, "spark". A FILE given on the command line replaces the set's default 
 (and, for countdown, spark) cards are measured with the chosen set's dice, whatever their ``set``
 field says. Runs in well under two minutes on one core with the defaults (about 35 s for
 countdown).
+
+``--planner`` adds the team planner's measure of each card (``fusegame.bots.analysis``, the same
+numbers as ``fuse cards analyze`` with the same seed and trials: expected dice, and mean rolls with
+three dice per roll) and Spearman's correlation between the two measures; it about doubles the
+run time.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pathlib import Path
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
+from fusegame.bots.analysis import CardAnalysis, analyse
 from fusegame.cards.catalogue import load_catalogue
 from fusegame.cards.difficulty import (
     COUNTDOWN_DICE,
@@ -54,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trials", type=int, default=200, help="simulated fillings per card")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--within", type=int, default=12, help="roll budget for the 'P(done)' column")
+    ap.add_argument("--planner", action="store_true",
+                    help="also measure each card with the team planner's card model and compare")
     args = ap.parse_args(argv)
 
     # a wide table even when the output is not a terminal (rich would fall back to 80 columns)
@@ -68,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     t0 = time.perf_counter()
     results: list[CardDifficulty] = [measure(c, args.trials, args.seed, args.within, dice) for c in cards]
+    planner: dict[str, CardAnalysis] = {}
+    if args.planner:
+        report = analyse(cards, args.card_set, args.trials, args.seed)
+        planner = {c.card.id: c for c in report.cards}
     elapsed = time.perf_counter() - t0
 
     by_id = {c.id: c for c in cards}
@@ -79,13 +91,17 @@ def main(argv: list[str] | None = None) -> int:
         ("id", "left"), ("pts", "right"), ("source", "left"), ("name", "left"), ("notation", "left"),
         ("mean rolls", "right"), ("sd", "right"), ("median", "right"),
         (f"P(done <= {args.within})", "right"), ("discards", "right"))
+    if planner:
+        columns += (("planner dice", "right"), ("planner rolls", "right"))
     for col, just in columns:
         table.add_column(col, justify=just)
     for r in results:
         c = by_id[r.card_id]
+        extra = ((f"{planner[r.card_id].expected_dice:.1f}", f"{planner[r.card_id].mean_rolls:.2f}")
+                 if planner else ())
         table.add_row(r.card_id, "spark" if r.kind == "spark" else str(r.points), c.source, c.name,
                       c.notation, f"{r.mean_rolls:.1f}", f"{r.stdev_rolls:.1f}", f"{r.median_rolls:.1f}",
-                      f"{r.p_within:.2f}", f"{r.mean_discards:.1f}")
+                      f"{r.p_within:.2f}", f"{r.mean_discards:.1f}", *extra)
     console.print(table)
 
     bombs = [r for r in results if r.kind == "bomb"]
@@ -121,6 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     if sparks:
         with_sparks = spearman([float(r.points) for r in results], [r.mean_rolls for r in results])
         console.print(f"Spearman with sparks as level 0: {with_sparks:.3f}  (n = {len(results)})")
+    if planner:
+        greedy = [r.mean_rolls for r in results]
+        for label, values in (("planner expected dice", [planner[r.card_id].expected_dice for r in results]),
+                              ("planner mean rolls", [planner[r.card_id].mean_rolls for r in results])):
+            console.print(f"Spearman (greedy mean rolls vs {label}, all cards): "
+                          f"{spearman(greedy, values):.3f}  (n = {len(results)})")
     console.print(f"Simulation time: {elapsed:.1f} s")
     return 0 if ok else 1
 

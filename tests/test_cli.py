@@ -21,7 +21,10 @@ MINI = str(DATA / "mini_cards.toml")
 runner = CliRunner()
 
 CARD_KEYS = {"id", "set", "kind", "points", "notation"}
-SIM_KEYS = {"games", "wins", "losses", "mean_score", "mean_turns", "games_per_second"}
+SIM_KEYS = {"games", "wins", "losses", "mean_score", "mean_turns", "games_per_second",
+            # the spread, and what was simulated
+            "win_rate", "win_rate_ci", "mean_score_ci", "score_sd", "losses_by_reason",
+            "game", "players", "difficulty", "pace", "policy", "seed", "workers", "backend"}
 
 
 def test_cards_json_keys() -> None:

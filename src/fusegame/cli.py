@@ -1,8 +1,10 @@
-"""The ``fuse`` command: cards, simulation, records.
+"""The ``fuse`` command: cards, simulation, hints, records.
 
     fuse cards [--set fuse] [--json] [--cards FILE]
     fuse cards validate FILE
-    fuse sim --players 4 --difficulty standard --games 200 --seed 1 --policy random [--json]
+    fuse cards analyze [--set countdown] [--json] [--plot cards.png] [--check]
+    fuse sim --players 4 --difficulty standard --games 200 --seed 1 --policy team [--json]
+    fuse hint position.yaml [--json]
     fuse new --players 4 --seed 1 --out game.json [--play]
     fuse replay game.json [--board]
 
@@ -17,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -25,13 +27,18 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
+from fusegame.bots.analysis import AnalysisReport, analyse, cards_to_analyse, plot, set_dice
+from fusegame.bots.hints import hint, nobody_acts
 from fusegame.cards.catalogue import SETS, CardDataError, Catalogue, builtin_catalogue, load_catalogue
 from fusegame.observe import clock, game_title, render_text
 from fusegame.record import GameRecord, RecordError, replay
 from fusegame.rules.actions import Action, ActionParseError, RerollUnused, Tick
 from fusegame.rules.config import ConfigError, Game, GameConfig
 from fusegame.rules.state import GameState, IllegalAction
-from fusegame.sim import POLICIES, Pace, get_policy, play_game, run_batch
+from fusegame.sim import Pace, get_policy, play_game
+from fusegame.sim.grid import CellResult, format_pace, grid, parse_difficulties, parse_paces, parse_players
+from fusegame.sim.parallel import BatchRunner, default_workers
+from fusegame.sim.policies import POLICY_FACTORIES
 
 #: Problems that mean "the user asked for something that cannot be done": one line, exit 2.
 USER_ERRORS: tuple[type[Exception], ...] = (ConfigError, CardDataError, RecordError, ActionParseError,
@@ -84,7 +91,8 @@ app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True
                   pretty_exceptions_enable=False,
                   help="FUSE, the real-time cooperative dice game: cards, simulations, game records.")
 cards_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
-                        help="List the card catalogue, or validate a catalogue file.")
+                        help="List the card catalogue, validate a catalogue file, or measure "
+                             "how hard each card is.")
 app.add_typer(cards_app, name="cards")
 
 CardsOpt = Annotated[Path | None, typer.Option("--cards", help="Card catalogue file (TOML) to use "
@@ -187,6 +195,114 @@ def cards_validate(file: Annotated[Path, typer.Argument(help="Catalogue file (TO
     _guard(run)
 
 
+@cards_app.command("analyze")
+def cards_analyze(
+    card_set: Annotated[str, typer.Option("--set", help="Whose cards and dice: fuse or countdown.")] = "fuse",
+    cards_file: Annotated[Path | None, typer.Option(
+        "--cards", help="Catalogue file (TOML): analyse all its bomb and spark cards with the --set "
+                        "dice instead of the built-in cards of the set.")] = None,
+    trials: Annotated[int, typer.Option("--trials", help="Simulated fillings per card.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (same seed, same numbers).")] = 0,
+    dice_per_roll: Annotated[int, typer.Option("--dice-per-roll", help="Dice drawn from the bag per "
+                                                                       "roll (solo: 3).")] = 3,
+    within: Annotated[list[int] | None, typer.Option(
+        "--within", help="Report the chance of completing a card within N rolls, i.e. by the end of "
+                         "the N-th roll offered to it (repeatable; default 4 and 8).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as a JSON list.")] = False,
+    plot_file: Annotated[Path | None, typer.Option("--plot", help="Write a PNG of mean rolls by "
+                                                                   "points (matplotlib).")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Exit 1 when the means per points value do "
+                                                        "not strictly rise with points.")] = False,
+) -> None:
+    """Measure each bomb (and spark) card with the team planner's card model: expected dice, the
+    rolls a solo player needs to complete it alone, and whether points rise with difficulty."""
+    def run() -> None:
+        budgets = tuple(within) if within else (4, 8)
+        dice = set_dice(card_set)
+        if trials < 1:
+            raise ValueError("--trials must be at least 1")
+        if not 1 <= dice_per_roll <= len(dice):
+            raise ValueError(f"--dice-per-roll must be from 1 to {len(dice)} (the dice in the bag)")
+        if any(n < 1 for n in budgets):
+            raise ValueError("--within must be at least 1 roll")
+        if plot_file is not None and not plot_file.absolute().parent.is_dir():
+            raise ValueError(f"cannot write the plot {plot_file}: no directory {plot_file.parent}")
+        cards, origin = cards_to_analyse(card_set, None if cards_file is None else str(cards_file))
+        err = Console(stderr=True)
+        if err.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            with Progress(TextColumn("analysing cards"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), console=err, transient=True) as bar:
+                task = bar.add_task("analyze", total=len(cards))
+                report = analyse(cards, card_set, trials, seed, dice_per_roll, budgets,
+                                 progress=lambda done, total: bar.update(task, completed=done))
+        else:
+            report = analyse(cards, card_set, trials, seed, dice_per_roll, budgets)
+        if plot_file is not None:
+            plot(report, str(plot_file))
+        if as_json:
+            typer.echo(json.dumps(report.rows(), indent=1))
+        else:
+            # a wide table even when the output is not a terminal (rich would fall back to 80 columns)
+            out = Console(width=None if sys.stdout.isatty() else 160, highlight=False)
+            for part in analysis_text(report, origin, plot_file):
+                out.print(part)
+        if check and not report.rising():
+            raise typer.Exit(1)
+
+    _guard(run)
+
+
+def analysis_text(report: AnalysisReport, origin: str, plot_file: Path | None = None) -> list[Any]:
+    """The ``cards analyze`` output: the card table, the table per points value and the summary."""
+    rows = report.rows()
+    budgets = report.within
+    table = Table(title=f"Card analysis: {report.card_set} dice, {len(rows)} cards from {origin}; "
+                        f"{report.dice_per_roll} dice per roll, {report.trials} trials per card, "
+                        f"seed {report.seed}")
+    for col in ("id", "pts", "source", "name", "notation", "slots", "layout", "exp. dice", "mean rolls",
+                "sd", *(f"P(<={n})" for n in budgets), "like"):
+        table.add_column(col, justify="left" if col in ("id", "source", "name", "notation", "layout")
+                         else "right")
+    for r in rows:
+        dice = f"{'~' if r['estimated'] else ''}{r['expected_dice']:.1f}"
+        cells = (r["id"], "spark" if r["points"] is None else str(r["points"]), r["source"], r["name"],
+                 r["notation"], str(r["slots"]), r["layout"], dice, f"{r['mean_rolls']:.2f}",
+                 f"{r['sd_rolls']:.2f}", *(f"{r[f'p_within_{n}']:.2f}" for n in budgets),
+                 "" if r["measures_like"] is None else str(r["measures_like"]))
+        table.add_row(*(Text(c) for c in cells))
+    levels = Table(title="Mean rolls per points value")
+    for col in ("points", "cards", "mean rolls", "min", "max", "mean exp. dice"):
+        levels.add_column(col, justify="right")
+    for lv in report.levels():
+        levels.add_row(lv.label, str(lv.cards), f"{lv.mean_rolls:.2f}", f"{lv.min_rolls:.2f}",
+                       f"{lv.max_rolls:.2f}", f"{lv.mean_dice:.2f}")
+    out: list[Any] = [table, "~: expected dice estimated by roll-outs (the card is too large to solve "
+                             "exactly)", levels]
+    rho, rho_dice = report.correlation(), report.correlation("expected_dice")
+    n = len(report.bombs)
+    out.append("Spearman (points vs mean rolls, bombs): "
+               + ("n/a (fewer than 2 bombs)" if rho is None else f"{rho:.3f}  (n = {n})"))
+    if rho_dice is not None:
+        out.append(f"Spearman (points vs expected dice, bombs): {rho_dice:.3f}  (n = {n})")
+    means = list(report.means().items())
+    chain = f"{means[0][0]}: {means[0][1]:.2f}" if means else "no bombs"
+    for (_, a), (p, b) in zip(means, means[1:]):
+        chain += f" {'<' if a < b else '>='} {p}: {b:.2f}"
+    out.append(f'Check "points rise with difficulty": {"PASS" if report.rising() else "FAIL"}  ({chain})')
+    band = report.out_of_band()
+    out.append(f"Out of band ({len(band)} of {n} bombs): nearer another points value's mean than their own"
+               + (":" if band else ""))
+    for o in band:
+        c = o.card
+        out.append(Text(f"  {c.card.id} ({c.card.source}) {c.card.points} pt, {c.mean_rolls:.2f} rolls "
+                        f"(mean {o.own_mean:.2f}) measures like {o.like} pt (mean {o.like_mean:.2f}): "
+                        f"{c.card.notation}"))
+    if plot_file is not None:
+        out.append(f"Plot written to {plot_file}")
+    return out
+
+
 # ====================================================================== games
 def make_config(players: int, difficulty: str, setup: str, six_point_cards: bool, strict_fuse: bool,
                 untimed: bool, cards_file: Path | None, game: str = "fuse",
@@ -230,52 +346,170 @@ def _players(players: int | None, game: str) -> int:
     return 6 if game == "epic" else 4
 
 
+_T = TypeVar("_T")
+
+SimPlayers = Annotated[list[str] | None, typer.Option(
+    "--players", "-p", help="Players: a number, a list (2,4), a range (1-5) or all, comma-separated or "
+                            "repeated; one batch each. FUSE 1-5, Countdown and integrated 1-4, epic "
+                            "6-9; default 4 (epic 6).")]
+SimDifficulty = Annotated[list[str] | None, typer.Option(
+    "--difficulty", "-d", help="training, standard, expert, elite or insane (heroic: the same level in "
+                               "Countdown games); a list, a range (training-elite) or all for one batch "
+                               "each. Default standard.")]
+
+
+def _sim_grid_option(what: str, parse: Callable[[], list[_T]]) -> list[_T]:
+    """Parse a grid option; its errors name the option."""
+    try:
+        return parse()
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+
+
+def _sim_paces(specs: list[str] | None, turn_seconds: float | None, die_seconds: float | None) -> list[Pace]:
+    """The paces of --pace, or of the older --turn-seconds/--die-seconds pair (default 12+1)."""
+    if turn_seconds is None and die_seconds is None:
+        return _sim_grid_option("--pace", lambda: parse_paces(specs or ["12+1"]))
+    if specs:
+        raise ValueError("use either --pace or --turn-seconds/--die-seconds, not both")
+    default = Pace()
+    return [Pace(default.turn_seconds if turn_seconds is None else turn_seconds,
+                 default.die_seconds if die_seconds is None else die_seconds)]
+
+
+def _ci(lo_hi: Sequence[float], scale: float = 1.0, digits: int = 1) -> str:
+    lo, hi = lo_hi
+    return f"{scale * lo:.{digits}f}-{scale * hi:.{digits}f}"
+
+
+def sim_cell_lines(result: CellResult, policy: str, workers: int) -> list[str]:
+    """The text report of a one-cell batch."""
+    s = result.stats
+    reasons = ", ".join(f"{k} {v}" for k, v in s.losses_by_reason.items())
+    return [
+        f"policy:           {policy}, pace {format_pace(result.cell.pace)}, "
+        f"{workers} worker{'s' if workers > 1 else ''}",
+        f"games:            {s.games}",
+        f"wins:             {s.wins} ({100 * s.win_rate:.1f}%; 95% CI {_ci(s.win_rate_ci, 100)}%)",
+        f"losses:           {s.losses}" + (f" ({reasons})" if reasons else ""),
+        f"mean score:       {s.mean_score:.2f} (95% CI {_ci(s.mean_score_ci, digits=2)}; "
+        f"sd {s.score_sd:.2f})",
+        f"mean turns:       {s.mean_turns:.2f}",
+        f"games per second: {s.games_per_second:.1f}",
+    ]
+
+
+def sim_table(results: Sequence[CellResult], title: str) -> Table:
+    """The text report of a grid: one row per cell."""
+    from rich import box
+
+    # compact, so that a grid fits 80 columns (the width of a pipe)
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for col in ("players", "difficulty", "pace", "games", "win %", "95% CI", "score", "95% CI", "turns"):
+        table.add_column(col, justify="left" if col in ("difficulty", "pace") else "right", no_wrap=True)
+    for r in results:
+        s = r.stats
+        table.add_row(str(r.cell.players), r.cell.difficulty, format_pace(r.cell.pace), str(s.games),
+                      f"{100 * s.win_rate:.1f}", _ci(s.win_rate_ci, 100),
+                      f"{s.mean_score:.1f}", _ci(s.mean_score_ci), f"{s.mean_turns:.1f}")
+    return table
+
+
 @app.command()
 def sim(
-    players: Players = None,
-    difficulty: DifficultyOpt = "standard",
-    games: Annotated[int, typer.Option("--games", "-g", help="Number of games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Batch seed (same seed, same results).")] = 0,
-    policy: Annotated[str, typer.Option("--policy", help=f"Policy: {', '.join(POLICIES)}.")] = "random",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    players: SimPlayers = None,
+    difficulty: SimDifficulty = None,
+    games: Annotated[int, typer.Option("--games", "-g", help="Number of games (per cell of a grid).")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Batch seed (same seed, same results; every "
+                                                           "cell of a grid plays the same deals).")] = 0,
+    policy: Annotated[str, typer.Option(
+        "--policy", help=f"Policy: {', '.join(POLICY_FACTORIES)} (the team planner).")] = "random",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON: an object, or a "
+                                                         "list of them for a grid.")] = False,
     cards_file: CardsOpt = None,
     setup: SetupOpt = "standard",
     six_point_cards: SixOpt = False,
     strict_fuse: StrictOpt = False,
     untimed: UntimedOpt = False,
-    turn_seconds: Annotated[float, typer.Option(help="Pace model: seconds per turn.")] = 12.0,
-    die_seconds: Annotated[float, typer.Option(help="Pace model: extra seconds per die rolled.")] = 1.0,
+    pace: Annotated[list[str] | None, typer.Option(
+        "--pace", metavar="SPEC", help="Pace model TURN[+PERDIE]: a turn takes TURN seconds plus PERDIE "
+                                       "per die rolled (default 12+1; 20 means 20+0). Several, "
+                                       "comma-separated or repeated: one batch each.")] = None,
+    turn_seconds: Annotated[float | None, typer.Option(
+        help="Pace model: seconds per turn (the TURN of --pace).")] = None,
+    die_seconds: Annotated[float | None, typer.Option(
+        help="Pace model: extra seconds per die rolled (the PERDIE of --pace).")] = None,
     game: GameOpt = "fuse",
     modules: ModulesOpt = None,
     fuse_cards: FuseCardsOpt = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-w", help="Processes to play on (default: one per CPU, fewer for small batches). "
+                                "The results do not depend on it.")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS", help="Play the games as Ray tasks: 'local' starts a local Ray instance, "
+                                         "anything else is a cluster address. Needs "
+                                         "pip install fusegame\\[cluster].")] = None,
+    plot_file: Annotated[Path | None, typer.Option(
+        "--plot", metavar="FILE.png", help="Also draw the win rate by difficulty and the score "
+                                           "distributions to FILE.")] = None,
 ) -> None:
-    """Simulate games and print games, wins, losses, mean score, mean turns and games per second."""
+    """Simulate batches of games: games, wins and losses, win rate and mean score with 95% intervals,
+    mean turns and games per second, for one configuration or a grid of them."""
     def run() -> None:
-        config = make_config(_players(players, game), difficulty, setup, six_point_cards, strict_fuse,
-                             untimed, cards_file, game, modules or (), fuse_cards)
-        pol = get_policy(policy)
-        pace = Pace(turn_seconds, die_seconds)
         if games < 1:
             raise ValueError("--games must be at least 1")
+        if workers is not None and workers < 1:
+            raise ValueError("--workers must be at least 1")
+        counts = _sim_grid_option("--players", lambda: parse_players(
+            players or [str(_players(None, game))], game))
+        levels = _sim_grid_option("--difficulty", lambda: parse_difficulties(difficulty or ["standard"]))
+        paces = _sim_paces(pace, turn_seconds, die_seconds)
+        get_policy(policy)  # an unknown name fails before any work
+        if plot_file is not None:
+            from fusegame.sim.plot import check_plot_path
+            check_plot_path(plot_file)
+        first = make_config(counts[0], levels[0], setup, six_point_cards, strict_fuse, untimed, cards_file,
+                            game, modules or (), fuse_cards)
+        configs = [first.with_(players=p, difficulty=d) for p in counts for d in levels]
+        cells = grid(configs, paces)
+        total = games * len(cells)
+        n_workers = workers if workers is not None or ray is not None else default_workers(policy, total)
+        results: list[CellResult] = []
         err = Console(stderr=True)
-        if err.is_terminal and games >= 20:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-            with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                          console=err, transient=True) as bar:
-                task = bar.add_task("sim", total=games)
-                stats = run_batch(config, games, seed, pol, pace=pace,
-                                  progress=lambda done, total: bar.update(task, completed=done))
-        else:
-            stats = run_batch(config, games, seed, pol, pace=pace)
+        with BatchRunner(policy, n_workers, ray) as runner:
+            if err.is_terminal and total >= 20:
+                from rich import progress as rp
+                with rp.Progress(rp.TextColumn("{task.description}"), rp.BarColumn(),
+                                 rp.MofNCompleteColumn(), rp.TimeRemainingColumn(), console=err,
+                                 transient=True) as bar:
+                    task = bar.add_task("simulating", total=total)
+                    for i, cell in enumerate(cells):
+                        if len(cells) > 1:
+                            bar.update(task, description=f"simulating {cell.label()}")
+
+                        def advance(done: int, _: int, base: int = i * games) -> None:
+                            bar.update(task, completed=base + done)
+
+                        results.append(CellResult(cell, runner.run(cell.config, games, seed, cell.pace,
+                                                                   advance)))
+            else:
+                results = [CellResult(c, runner.run(c.config, games, seed, c.pace)) for c in cells]
+            used = 1 if runner.backend == "inline" else min(runner.workers, games)
+            backend = runner.backend
+        if plot_file is not None:
+            from fusegame.sim.plot import describe, plot_grid
+            plot_grid(results, plot_file, describe(policy, games, first.game.value))
         if as_json:
-            typer.echo(json.dumps(stats.to_dict()))
-            return
-        typer.echo(f"games:            {stats.games}")
-        typer.echo(f"wins:             {stats.wins} ({100 * stats.win_rate:.1f}%)")
-        typer.echo(f"losses:           {stats.losses}")
-        typer.echo(f"mean score:       {stats.mean_score:.2f}")
-        typer.echo(f"mean turns:       {stats.mean_turns:.2f}")
-        typer.echo(f"games per second: {stats.games_per_second:.1f}")
+            rows = [{**r.to_dict(), "policy": policy, "seed": seed, "workers": used, "backend": backend}
+                    for r in results]
+            typer.echo(json.dumps(rows[0] if len(rows) == 1 else rows))
+        elif len(results) == 1:
+            for line in sim_cell_lines(results[0], policy, used):
+                typer.echo(line)
+        else:
+            title = (f"{policy} policy, {first.game.value}, {games} games per cell, "
+                     f"{used} worker{'s' if used > 1 else ''}")
+            Console().print(sim_table(results, title))
 
     _guard(run)
 
@@ -312,6 +546,32 @@ def new(
         result = "" if o is None else (f", {'won' if o.won else 'lost'} ({o.reason.value}), "
                                        f"score {o.score.total}")
         typer.echo(f"wrote {out}: {config.describe()}, seed {seed}, {len(record.actions)} actions{result}")
+
+    _guard(run)
+
+
+# ====================================================================== hint
+@app.command("hint")
+def hint_cmd(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON, see docs/scenarios.md).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of hints.")] = False,
+) -> None:
+    """Suggest each seat's move in a position, with the reason.
+
+    One line per seat that may act: "p0: place d6 CHAIN s3 — Blue 5 on CHAIN: completes it, +2 points"."""
+    def run() -> None:
+        # only this command reads scenarios: the YAML loader stays out of the other commands
+        from fusegame.scenario import load_scenario
+
+        state = load_scenario(scenario)
+        hints = hint(state)
+        if not hints:
+            raise ValueError(nobody_acts(state))
+        if as_json:
+            typer.echo(json.dumps([h.to_dict() for h in hints], indent=1))
+            return
+        for h in hints:
+            typer.echo(h.line())
 
     _guard(run)
 
