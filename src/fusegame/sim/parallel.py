@@ -32,7 +32,7 @@ from types import TracebackType
 from typing import Any
 
 from fusegame.rules.config import GameConfig
-from fusegame.sim.batch import BatchStats, play_games
+from fusegame.sim.batch import BatchStats, play_games, run_batch
 from fusegame.sim.game import GameResult, Pace
 from fusegame.sim.policies import POLICY_FACTORIES, Policy, get_policy
 
@@ -226,27 +226,18 @@ class BatchRunner:
         ``progress(done, total)`` is called as games finish (after each game in this process,
         after each chunk elsewhere).
         """
+        if self.backend == "inline":
+            return run_batch(config, games, seed, cached_policy(self.policy), progress, pace)
         if games < 1:
             raise ValueError("the number of games must be at least 1")
         pace = pace or Pace()
         start = time.perf_counter()
-        if self.backend == "inline":
-            count = 0
-
-            def done() -> None:
-                nonlocal count
-                count += 1
-                if progress is not None:
-                    progress(count, games)
-
-            results = play_games(config, seed, cached_policy(self.policy), pace, 0, games, done)
-        else:
-            data = config.to_dict()
-            chunks = [Chunk(data, self.policy, pace.turn_seconds, pace.die_seconds, seed, a, b)
-                      for a, b in split(games, chunk_count(games, self.workers))]
-            run = self._run_ray if self.backend == "ray" else self._run_processes
-            parts = run(chunks, games, progress)
-            results = [r for part in parts for r in part]
+        data = config.to_dict()
+        chunks = [Chunk(data, self.policy, pace.turn_seconds, pace.die_seconds, seed, a, b)
+                  for a, b in split(games, chunk_count(games, self.workers))]
+        run = self._run_ray if self.backend == "ray" else self._run_processes
+        parts = run(chunks, games, progress)
+        results = [r for part in parts for r in part]
         return BatchStats.of(results, time.perf_counter() - start)
 
     def _run_processes(self, chunks: list[Chunk], games: int,
