@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fusegame.bots.value import CardModel, card_model, type_weights
+from fusegame.bots.value import HOPELESS, CardModel, card_model, type_weights
 from fusegame.cards.catalogue import Catalogue, builtin_catalogue, load_catalogue
 from fusegame.cards.difficulty import spearman
 from fusegame.cards.model import BombCard
@@ -41,6 +41,10 @@ from fusegame.dice import FACES, DiceSet, die_type
 from fusegame.rng import Rng
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import compiled
+
+#: Cards with up to this many states are solved exactly here (play uses a smaller budget, to start
+#: fast): a measurement should not rest on roll-out estimates where an exact answer is affordable.
+ANALYSIS_BUDGET = 20_000
 
 #: The sets whose dice the analysis knows (``GameConfig(game=...)``).
 ANALYSIS_SETS = ("fuse", "countdown")
@@ -211,17 +215,19 @@ class _Filler:
         self.rules = model.rules
         self._best: dict[tuple[State, tuple[int, ...]], tuple[float, int, State]] = {}
 
-    def best(self, state: State, reps: tuple[int, ...]) -> tuple[float, int, State]:
+    def best(self, state: State, reps: tuple[int, ...], must: bool = False) -> tuple[float, int, State]:
         """(draws, -dice placed, state) of the best way to put some of ``reps`` (sorted class
-        representatives) on the card; placing none is allowed. Ties go to more dice placed."""
+        representatives) on the card. Ties go to more dice placed. Placing none is allowed unless
+        ``must``: on a card whose states are estimated by roll-outs (pessimistic, and noisy from
+        one state to the next) a die that fits is always used, as a player would."""
         key = (state, reps)
-        hit = self._best.get(key)
+        hit = None if must else self._best.get(key)
         if hit is not None:
             return hit
         if EMPTY not in state:
             result: tuple[float, int, State] = (0.0, 0, state)
         else:
-            result = (self.model.draws(state), 0, state)
+            result = (HOPELESS + 1.0, 0, state) if must else (self.model.draws(state), 0, state)
             for i, r in enumerate(reps):
                 if i and r == reps[i - 1]:
                     continue  # the same class again: the same options
@@ -231,7 +237,10 @@ class _Filler:
                     cand = (v, placed - 1, final)
                     if cand[:2] < result[:2]:
                         result = cand
-        self._best[key] = result
+            if result[0] > HOPELESS:  # nothing fits
+                result = (self.model.draws(state), 0, state)
+        if not must:
+            self._best[key] = result
         return result
 
 
@@ -260,7 +269,7 @@ def analyse_card(card: BombCard, dice: DiceSet, trials: int = 200, seed: int = 0
         raise ValueError(f"card {card.id} ({card.notation}) can never be completed with these dice"
                          + (" (it needs a split die: use --set countdown)"
                             if card.shape.requires_split_die else ""))
-    model = card_model(card.id, rules, tuple(type_weights(dice)))
+    model = card_model(card.id, rules, tuple(type_weights(dice)), ANALYSIS_BUDGET)
     expected = model.draws(rules.empty)
     filler = _Filler(model)
     rng = Rng(seed).fork(zlib.crc32(card.id.encode()))
@@ -271,7 +280,7 @@ def analyse_card(card: BombCard, dice: DiceSet, trials: int = 200, seed: int = 0
         n = 0
         while EMPTY in state and n < MAX_ROLLS:
             n += 1
-            state = filler.best(state, _roll(rng, colours, dice_per_roll, rules.canon))[2]
+            state = filler.best(state, _roll(rng, colours, dice_per_roll, rules.canon), model.big)[2]
         rolls.append(n)
     mean = sum(rolls) / trials
     var = sum((r - mean) ** 2 for r in rolls) / (trials - 1) if trials > 1 else 0.0

@@ -56,7 +56,8 @@ def type_weights(dice: DiceSet) -> list[float]:
 class CardModel:
     """Expected dice to complete one card, for one dice inventory (see the module docstring)."""
 
-    def __init__(self, card_id: str, rules: CompiledCard, weights: Sequence[float]) -> None:
+    def __init__(self, card_id: str, rules: CompiledCard, weights: Sequence[float],
+                 exact_budget: int = EXACT_BUDGET) -> None:
         self.card_id = card_id
         self.rules = rules
         by_rep: dict[int, float] = {}
@@ -76,7 +77,7 @@ class CardModel:
         self._seed = zlib.crc32(card_id.encode())
         # Decide once, from the empty card, whether the card is solved exactly, so that every
         # answer is a pure function of card, dice and state (never of what was asked before)
-        self._budget = EXACT_BUDGET
+        self._budget = exact_budget
         try:
             self._exact(rules.empty)
             self.big = False
@@ -177,13 +178,19 @@ def _solve(options: list[tuple[float, float]]) -> float:
     return e
 
 
-_MODELS: dict[tuple[int, tuple[float, ...]], CardModel] = {}
+_MODELS: dict[tuple[int, tuple[float, ...], int], CardModel] = {}
 
 
-def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...]) -> CardModel:
-    """The process-wide model of a card (games with the same dice share its memo)."""
-    key = (id(rules), weights)
+def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...],
+               exact_budget: int = EXACT_BUDGET) -> CardModel:
+    """The process-wide model of a card (games with the same dice share its memo).
+
+    ``exact_budget`` is the most states a card may have and still be solved exactly. Play keeps
+    the default (fast to build); card analysis raises it, where accuracy matters more than the
+    second or so a large card takes to solve.
+    """
+    key = (id(rules), weights, exact_budget)
     m = _MODELS.get(key)
     if m is None or m.rules is not rules:
-        m = _MODELS[key] = CardModel(card_id, rules, weights)
+        m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget)
     return m
