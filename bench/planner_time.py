@@ -41,7 +41,7 @@ def main() -> None:
     seen: set[tuple[int, int]] = set()
 
     def policy(state, rng):  # type: ignore[no-untyped-def]
-        key = (id(state), state.turn)
+        key = (game, state.turn)
         if state.phase is Phase.DISTRIBUTE and key not in seen and state.unplaced():
             seen.add(key)
             copy = state.clone()

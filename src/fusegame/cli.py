@@ -89,7 +89,8 @@ class _OneLineErrors(TyperGroup):
 
 app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True,
                   pretty_exceptions_enable=False,
-                  help="FUSE, the real-time cooperative dice game: cards, simulations, game records.")
+                  help="FUSE, the real-time cooperative dice game: cards, simulations with bots, hints, "
+                       "game records.")
 cards_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
                         help="List the card catalogue, validate a catalogue file, or measure "
                              "how hard each card is.")

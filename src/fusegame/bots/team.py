@@ -96,7 +96,7 @@ class TeamPlanner:
         self._weights: dict[tuple[int, ...], tuple[float, ...]] = {}
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
         self._costs: dict[tuple[object, ...], float] = {}
-        self._opt_memo: dict[tuple[str, tuple[int, ...], int], list[_CardOpt]] = {}
+        self._opt_memo: dict[tuple[object, ...], list[_CardOpt]] = {}
         self._pending: tuple[GameState, int, list[tuple[Action, tuple[int, ...] | None]]] | None = None
 
     # ================================================================== policy
@@ -192,7 +192,8 @@ class TeamPlanner:
         if not seats or not free:
             return Plan(done=seats)
         caps = {s: state.seat_quota(s) - state.taken[s] for s in seats}
-        self._opt_memo.clear()  # die types and temporary colours change between rolls
+        if len(self._opt_memo) > 200_000:  # bounded: long simulations share one planner
+            self._opt_memo.clear()
         if all(c == 1 for c in caps.values()):
             return self._match(state, seats, free)
         return self._search(state, seats, caps, free)
@@ -223,12 +224,14 @@ class TeamPlanner:
     def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
                       d: int) -> list[_CardOpt]:
         """Die ``d`` on ``card`` in state ``key``: (gain, slot, new key, completes) per legal slot.
-        Remembered for the current roll (the cache is cleared when the plan starts)."""
-        memo_key = (card, key, d)
+        Remembered by what the answer depends on (the card's tables, the dice weights, the state,
+        the die's type and any temporary colour), so rolls, role trials and games share it."""
+        rules = state.card_rules(card)
+        pts = state.bomb(card).points
+        memo_key = (id(rules), id(self.weights(state)), pts, key, state.types[d], state.temp.get(d))
         hit = self._opt_memo.get(memo_key)
         if hit is not None:
             return hit
-        rules = state.card_rules(card)
         m = self.model(state, card)
         canon = rules.canon
         t = state.types[d]
@@ -239,7 +242,6 @@ class TeamPlanner:
         out: list[_CardOpt] = []
         if slots:
             before = m.draws(key)
-            pts = state.bomb(card).points
             for j in slots:
                 nk = key[:j] + (canon[t],) + key[j + 1:]
                 complete = EMPTY not in nk
