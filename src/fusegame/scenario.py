@@ -963,7 +963,7 @@ class _Builder:
         self.pending(g, over)
         if not over:
             self.check_endgame(g)
-            g._advance([], False)  # settle: e.g. a distribution nobody can take part in moves on
+            g.settle()  # e.g. a distribution nobody can take part in moves on
         return g
 
     def place_dice(self, g: GameState, hands: list[list[tuple[str, list[Any], str]]], rolled_raw: list[Any],
@@ -1143,7 +1143,7 @@ class _Builder:
             if g.spark_queue and not g.config.uses_sparks:
                 raise ScenarioError("spark_queue", "this game has no spark cards")
         elif g.phase is Phase.SPARKS:
-            g._queue_sparks()  # Step 4: the sparks owed for dice not taken
+            g.queue_sparks()  # Step 4: the sparks owed for dice not taken
 
     def pending(self, g: GameState, over: bool) -> None:
         d = self.data

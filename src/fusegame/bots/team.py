@@ -94,6 +94,8 @@ class TeamPlanner:
     def __init__(self, weights: Weights | None = None) -> None:
         self.w = weights or Weights()
         self._weights: dict[tuple[int, ...], tuple[float, ...]] = {}
+        self._last_dice: object = None
+        self._last_weights: tuple[float, ...] = ()
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
         self._costs: dict[tuple[object, ...], float] = {}
         self._opt_memo: dict[tuple[object, ...], list[_CardOpt]] = {}
@@ -199,10 +201,15 @@ class TeamPlanner:
         return self._search(state, seats, caps, free)
 
     def weights(self, state: GameState) -> tuple[float, ...]:
-        key = state.dice.colours
-        w = self._weights.get(key)
+        """The chance of each die type in this game's dice (the card models' weights)."""
+        dice = state.dice
+        # on the hot path: find a game's dice by identity before hashing their colours
+        if self._last_dice is dice:
+            return self._last_weights
+        w = self._weights.get(dice.colours)
         if w is None:
-            w = self._weights[key] = tuple(type_weights(state.dice))
+            w = self._weights[dice.colours] = tuple(type_weights(dice))
+        self._last_dice, self._last_weights = dice, w
         return w
 
     def model(self, state: GameState, card: str) -> CardModel:

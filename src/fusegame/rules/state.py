@@ -845,9 +845,9 @@ class GameState:
                 self._draw_spark(seat, ev)
         self.spark_queue = waiting
 
-    def _queue_sparks(self) -> None:
-        """Step 4: one spark per die short of the base quota, for players who still have cards
-        (C.2 Step 4, G-27, G-28)."""
+    def queue_sparks(self) -> None:
+        """Queue Step 4's draws: one spark per die short of the base quota, for players who still
+        have cards (C.2 Step 4, G-27, G-28). Public so that a scenario can rebuild a Step 4 position."""
         for k in range(self.players):
             seat = (self.leader + k) % self.players
             if self.hands[seat]:
@@ -943,7 +943,7 @@ class GameState:
                         self._card_defusable(seat, hc, ev)
         elif self._sparks_on:
             self.phase = Phase.SPARKS
-            self._queue_sparks()
+            self.queue_sparks()
         else:
             self.phase = Phase.PENALTY
             self.free_return = self.bonus_die and bool(self.unused) and self.taken[self.leader] <= self.quota
@@ -954,7 +954,7 @@ class GameState:
             self._end(True, Termination.BOMBS_DEFUSED, ev)
             return
         self.phase = Phase.SPARKS
-        self._queue_sparks()
+        self.queue_sparks()
 
     def _roll(self, drawn: list[int], faces: list[int], ev: list[Event]) -> None:
         for d, f in zip(drawn, faces):
