@@ -16,7 +16,9 @@ import pytest
 
 from fusegame.cards import Catalogue, builtin_catalogue, load_catalogue
 from fusegame.dice import die_type, parse_colours
-from fusegame.rules import Action, Event, GameState, IllegalPlacement, Place
+from fusegame.rng import Rng
+from fusegame.rules import Action, Event, GameState, IllegalPlacement, Phase, Place
+from fusegame.rules.state import HandCard
 
 TESTS = Path(__file__).resolve().parent
 CONFORMANCE_CARDS = TESTS / "data" / "conformance_cards.toml"
@@ -72,6 +74,27 @@ def make_countdown_config(**kw: Any) -> Any:
 
 
 # --------------------------------------------------------------- helpers for positions and actions
+def turn_start(config: Any, hands: list[list[str]], row: list[str], deck: list[str], *, seed: int,
+               spark_deck: list[str] | None = None, roles: list[str] | None = None,
+               leader: int = 0) -> GameState:
+    """A game at the start of a turn (before the draw), set up by hand: these hands, row and deck
+    (top last), spark deck (top last), role card ids per seat ('' for none, all face up)."""
+    g = GameState(config)
+    g.rng = Rng(seed)
+    g.hands = [[HandCard(c, g.bomb(c).shape.size) for c in hand] for hand in hands]
+    g.row = list(row)
+    g.deck = list(deck)
+    if spark_deck is not None:
+        g.spark_deck = list(spark_deck)
+    if roles is not None:
+        g.roles = list(roles)
+        g.roles_up = [True] * len(hands)
+    g.leader = leader
+    g.phase = Phase.ROLL
+    g.refresh_types()
+    return g
+
+
 def t(label: str) -> int:
     """The die type of ``R3`` / ``R/K5``."""
     return die_type(parse_colours(label[:-1]), int(label[-1]))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import put, roll, t
+from conftest import put, roll, t, turn_start
 from fusegame.bots.greedy import greedy_policy
 from fusegame.bots.team import TeamPlanner
 from fusegame.bots.value import HOPELESS, card_model, type_weights
@@ -18,7 +18,7 @@ from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
 from fusegame.constraints import EMPTY
 from fusegame.rng import Rng
-from fusegame.rules import Done, GameConfig, GameState, GiveUp, Phase, Place, TakeCard, new_game
+from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, new_game
 from fusegame.rules.state import HandCard
 from fusegame.sim import get_policy, play_game
 
@@ -81,14 +81,7 @@ def position(cards: Catalogue, hands: list[list[str]], row: list[str] | None = N
              **kw: object) -> GameState:
     """A FUSE game at the start of a turn (before the roll) with these hands."""
     config = GameConfig(players=len(hands), cards=cards, **kw)  # type: ignore[arg-type]
-    g = GameState(config)
-    g.rng = Rng(3)
-    g.hands = [[HandCard(c, g.bomb(c).shape.size) for c in hand] for hand in hands]
-    g.row = list(row if row is not None else ["A6", "A7"])
-    g.deck = ["A4", "A5", "A3"]
-    g.phase = Phase.ROLL
-    g.refresh_types()
-    return g
+    return turn_start(config, hands, row if row is not None else ["A6", "A7"], ["A4", "A5", "A3"], seed=3)
 
 
 def model(g: GameState, card: str):  # type: ignore[no-untyped-def]

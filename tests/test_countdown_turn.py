@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from conftest import TESTS, act, die, kinds, put, roll
+from conftest import TESTS, act, die, kinds, put, roll, turn_start
 from fusegame.cards import load_catalogue
-from fusegame.rng import Rng
 from fusegame.rules import (
     ConfigError,
     Difficulty,
@@ -39,16 +38,9 @@ def game(hands: list[list[str]], *, leader: int = 0, row: list[str] | None = Non
     """A Countdown game at the start of a turn (before the draw), set up by hand."""
     config = GameConfig(players=len(hands), game="countdown", difficulty=difficulty,
                         cards=CARDS, **kw)
-    g = GameState(config)
-    g.rng = Rng(11)
-    g.hands = [[HandCard(c, g.bomb(c).shape.size) for c in hand] for hand in hands]
-    g.row = list(["T20", "T21", "T22", "T23", "T25"] if row is None else row)
-    g.deck = list(["T26", "T27", "T28"] if deck is None else deck)
-    g.spark_deck = list(reversed(SPARKS))  # TS01 on top
-    g.leader = leader
-    g.phase = Phase.ROLL
-    g.refresh_types()
-    return g
+    return turn_start(config, hands, ["T20", "T21", "T22", "T23", "T25"] if row is None else row,
+                      ["T26", "T27", "T28"] if deck is None else deck, seed=11,
+                      spark_deck=list(reversed(SPARKS)), leader=leader)  # TS01 on top
 
 
 def place(g: GameState, seat: int, label: str, card: str, slot: int, at: int | None = None) -> list[Event]:

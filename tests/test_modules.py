@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import act, die, kinds, put, roll
+from conftest import act, die, kinds, put, roll, turn_start
 from fusegame.cards import builtin_catalogue
 from fusegame.cards.model import Ability, FuseEffect
 from fusegame.constraints import EMPTY
@@ -28,7 +28,6 @@ from fusegame.rules import (
     new_game,
 )
 from fusegame.rules.config import EPIC_DECK_SIZE
-from fusegame.rules.state import HandCard
 
 CAT = builtin_catalogue()
 ROLE = {r.ability: r.id for r in CAT.roles}
@@ -47,19 +46,10 @@ def game(hands: list[list[str]], *, modules: str = "", roles: list[Ability | Non
          game: str = "fuse", **kw: Any) -> GameState:
     """A game at the start of a turn (before the draw), set up by hand."""
     config = GameConfig(players=len(hands), game=game, modules=modules, **kw)
-    g = GameState(config)
-    g.rng = Rng(5)
-    g.hands = [[HandCard(c, g.bomb(c).shape.size) for c in hand] for hand in hands]
-    g.row = list(["F40", "F41", "F42", "F43", "F44"] if row is None else row)
-    g.deck = list(["F45", "F46", "F47"] if deck is None else deck)
-    g.spark_deck = sorted((s.id for s in config.playable.sparks), reverse=True)  # S01 on top
-    if roles is not None:
-        g.roles = [ROLE[r] if r else "" for r in roles]
-        g.roles_up = [True] * len(hands)
-    g.leader = leader
-    g.phase = Phase.ROLL
-    g.refresh_types()
-    return g
+    return turn_start(config, hands, ["F40", "F41", "F42", "F43", "F44"] if row is None else row,
+                      ["F45", "F46", "F47"] if deck is None else deck, seed=5,
+                      spark_deck=sorted((s.id for s in config.playable.sparks), reverse=True),  # S01 on top
+                      roles=None if roles is None else [ROLE[r] if r else "" for r in roles], leader=leader)
 
 
 def done_all(g: GameState) -> list[Event]:

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 
-from conftest import TESTS, act, die, kinds, put, roll, t
+from conftest import TESTS, act, die, kinds, put, roll, t, turn_start
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
 from fusegame.cards.model import Ability
 from fusegame.constraints import EMPTY
-from fusegame.rng import Rng
 from fusegame.rules import (
     Action,
     Event,
@@ -30,7 +29,6 @@ from fusegame.rules import (
     new_game,
 )
 from fusegame.rules.actions import Recolour
-from fusegame.rules.state import HandCard
 
 CARDS = load_catalogue(TESTS / "data" / "countdown_test_cards.toml")
 ROLE = {r.ability: r.id for r in CARDS.roles}
@@ -44,19 +42,9 @@ def game(hands: list[list[str]], roles: list[Ability | None] | None = None, *, l
          cards: Catalogue = CARDS, **kw: Any) -> GameState:
     """A game at the start of a turn (before the draw) with these hands and roles."""
     config = GameConfig(players=len(hands), game=game, cards=cards, **kw)
-    g = GameState(config)
-    g.rng = Rng(7)
-    g.hands = [[HandCard(c, g.bomb(c).shape.size) for c in hand] for hand in hands]
-    g.row = list(ROW if row is None else row)
-    g.deck = list(DECK if deck is None else deck)
-    g.spark_deck = [s.id for s in config.playable.sparks]
-    if roles is not None:
-        g.roles = [ROLE[r] if r else "" for r in roles]
-        g.roles_up = [True] * len(hands)
-    g.leader = leader
-    g.phase = Phase.ROLL
-    g.refresh_types()
-    return g
+    return turn_start(config, hands, ROW if row is None else row, DECK if deck is None else deck, seed=7,
+                      spark_deck=[s.id for s in config.playable.sparks],
+                      roles=None if roles is None else [ROLE[r] if r else "" for r in roles], leader=leader)
 
 
 def fire(g: GameState, fuse: str) -> list[Event]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TESTS, act, die, kinds, put, roll
+from conftest import TESTS, act, die, kinds, put, roll, turn_start
 from fusegame.cards import load_catalogue
 from fusegame.cards.model import Ability
 from fusegame.constraints import EMPTY
@@ -38,19 +38,10 @@ def game(hands: list[list[str]], roles: list[Ability | None] | None = None, *, l
          row: list[str] | None = None, deck: list[str] | None = None, **kw: Any) -> GameState:
     """A Countdown game at the start of a turn (before the draw)."""
     config = GameConfig(players=len(hands), game="countdown", difficulty="expert", cards=CARDS, **kw)
-    g = GameState(config)
-    g.rng = Rng(3)
-    g.hands = [[HandCard(c, g.bomb(c).shape.size) for c in hand] for hand in hands]
-    g.row = list(["T20", "T21", "T22", "T23", "T24"] if row is None else row)
-    g.deck = list(["T25", "T26", "T27"] if deck is None else deck)
-    g.spark_deck = list(reversed(SPARKS))  # TS01 on top
-    if roles is not None:
-        g.roles = [ROLE[r] if r else "" for r in roles]
-        g.roles_up = [True] * len(hands)
-    g.leader = leader
-    g.phase = Phase.ROLL
-    g.refresh_types()
-    return g
+    return turn_start(config, hands, ["T20", "T21", "T22", "T23", "T24"] if row is None else row,
+                      ["T25", "T26", "T27"] if deck is None else deck, seed=3,
+                      spark_deck=list(reversed(SPARKS)),  # TS01 on top
+                      roles=None if roles is None else [ROLE[r] if r else "" for r in roles], leader=leader)
 
 
 def give(g: GameState, seat: int, card: str) -> None:
