@@ -7,6 +7,7 @@
     fuse hint position.yaml [--json]
     fuse new --players 4 --seed 1 --out game.json [--play]
     fuse replay game.json [--board]
+    fuse serve [--host 127.0.0.1] [--port 8000] [--db URL]
 
 Every expected problem (a bad option, an unreadable file) is reported as one line on stderr with
 exit code 2; no traceback.
@@ -192,6 +193,59 @@ def cards_validate(file: Annotated[Path, typer.Argument(help="Catalogue file (TO
         kinds = [(len(cat.bombs), "bomb cards"), (len(cat.fuses), "fuse cards"),
                  (len(cat.sparks), "spark cards"), (len(cat.roles), "role cards")]
         typer.echo(f"OK: {', '.join(_counts(kinds))}")
+
+    _guard(run)
+
+
+@cards_app.command("render")
+def cards_render(
+    card_id: Annotated[str | None, typer.Argument(help="Card id (F12, S03, FZ1, CR2...).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the SVG to this file (with --all: "
+                                                           "a directory, one ID.svg per card).")] = None,
+    all_cards: Annotated[bool, typer.Option("--all", help="Draw every card into --out DIR.")] = False,
+    cards_file: CardsOpt = None,
+) -> None:
+    """Draw a card as SVG (stdout, or --out FILE), or every card with --all --out DIR."""
+    from fusegame.web.svg import any_card_svg
+
+    def run() -> None:
+        cat = _catalogue(cards_file)
+        if all_cards:
+            if card_id is not None or out is None:
+                raise ValueError("--all draws every card into --out DIR (give no card id)")
+            out.mkdir(parents=True, exist_ok=True)
+            ids = [c.id for c in cat.bombs + cat.sparks] + [c.id for c in cat.fuses] + [
+                c.id for c in cat.roles]
+            for cid in ids:
+                (out / f"{cid}.svg").write_text(any_card_svg(cat, cid) + "\n", encoding="utf-8")
+            typer.echo(f"{len(ids)} cards drawn in {out}")
+            return
+        if card_id is None:
+            raise ValueError("which card? give a card id (e.g. F12), or --all --out DIR")
+        svg = any_card_svg(cat, card_id) + "\n"
+        if out is None:
+            typer.echo(svg, nl=False)
+        else:
+            out.write_text(svg, encoding="utf-8")
+
+    _guard(run)
+
+
+@cards_app.command("page")
+def cards_page(
+    card_set: Annotated[str, typer.Option("--set", help=f"Card set: {', '.join(SETS)} or all.")] = "all",
+    out: Annotated[Path | None, typer.Option("--out", help="Write the page to this file.")] = None,
+    cards_file: CardsOpt = None,
+) -> None:
+    """Write the printable catalogue page (HTML, every card drawn) to stdout or --out FILE."""
+    from fusegame.web.svg import catalogue_page
+
+    def run() -> None:
+        page = catalogue_page(_catalogue(cards_file), None if card_set == "all" else card_set)
+        if out is None:
+            typer.echo(page, nl=False)
+        else:
+            out.write_text(page, encoding="utf-8")
 
     _guard(run)
 
@@ -669,6 +723,35 @@ def replay_cmd(
             record.config = record.config.with_(cards=load_catalogue(cards_file))
         for line in replay_lines(record, board):
             typer.echo(line)
+
+    _guard(run)
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL for the BDT Log: sqlite:///path/fuse.db (the default is a file in "
+             "~/.local/share/fusegame, or $FUSE_DATA_DIR) or postgresql://user@host/db.")] = None,
+) -> None:
+    """Start the browser game: open http://HOST:PORT/ and create a room."""
+    def run() -> None:
+        import uvicorn
+
+        from fusegame.server.app import create_app
+        from fusegame.server.storage import StorageError
+
+        if not 1 <= port <= 65535:
+            _fail(f"--port must be from 1 to 65535, not {port}")
+        try:
+            web = create_app(db)
+        except StorageError as e:
+            _fail(str(e))
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+        typer.echo(f"FUSE is being served at http://{shown}:{port}/  (Ctrl+C stops it)")
+        # frames over 1 MiB close the socket; smaller oversized ones get an error frame (MAX_MESSAGE)
+        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
 
     _guard(run)
 

@@ -1,0 +1,1 @@
+"""The browser game server: `fuse serve` (HTTP, WebSockets, the BDT Log)."""

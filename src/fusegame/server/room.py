@@ -1,0 +1,558 @@
+"""A room: its seats, its lobby, and the one authoritative pipeline of its match.
+
+Every message for a room is handled by ``Room.handle`` from start to end without yielding to the
+event loop: parse, check that the socket may act for the seat, stamp the action with the server
+clock, let the engine validate and apply it, record it, and queue each socket's frame. Two claims
+of one die are therefore served strictly in the order they arrive: the first legal one wins and the
+second is refused by the engine (the die is no longer in the middle). Sockets are written by their
+own tasks from queues, so a slow client never holds up the pipeline.
+
+Time and timers come in through a ``Scheduler`` (the event loop in the server), so the room itself
+reads no clock of its own: the game's time is ``scheduler.now() - start``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Protocol
+
+from fusegame.bots.hints import hint
+from fusegame.bots.team import TeamPlanner
+from fusegame.observe import game_title, observation
+from fusegame.record import GameRecord
+from fusegame.rules.actions import (
+    Action,
+    ActionParseError,
+    Defuse,
+    Done,
+    Flip,
+    GiveUp,
+    Name,
+    Recolour,
+    Renumber,
+    RerollUnused,
+    Rethrow,
+    ReturnFree,
+    RevealFuse,
+    RollSix,
+    TakeCard,
+    Tick,
+    with_time,
+)
+from fusegame.rules.actions import Place as PlaceAction
+from fusegame.rules.events import Event
+from fusegame.rules.state import GameState, IllegalAction, new_game
+from fusegame.server.options import CHOICE_TIMEOUT_S, RoomOptions
+
+#: The largest message a client may send (a chat line or an action is far smaller).
+MAX_MESSAGE = 4096
+MAX_CHAT = 200
+MAX_NAME = 24
+SIGNALS = ("need", "take", "wait")
+
+_KINDS: dict[type[Action], str] = {
+    Done: "done", TakeCard: "take", RevealFuse: "reveal", GiveUp: "give", RerollUnused: "reroll",
+    ReturnFree: "return", Defuse: "defuse", RollSix: "roll", Name: "name", Recolour: "recolour",
+    Renumber: "renumber", Flip: "flip", Rethrow: "rethrow",
+}
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Scheduler(Protocol):
+    """The clock and timers a room runs on (the asyncio event loop in the server)."""
+
+    def now(self) -> float: ...
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Timer: ...
+
+
+class Client(Protocol):
+    """One open socket. ``send`` queues a text frame and never blocks."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None: ...
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str = "open"  #: open, human or bot
+    name: str = ""
+    token: str = ""
+    ready: bool = False
+    connections: int = 0
+    autoplay: bool = False  #: a bot plays this human's seat (they left, or asked for it)
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or (self.kind == "human" and self.autoplay)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.index, "name": self.name, "kind": self.kind, "ready": self.ready,
+                "connected": self.connections > 0 or self.kind == "bot", "autoplay": self.autoplay}
+
+
+class RoomError(ValueError):
+    """A lobby request that cannot be granted; ``status`` is the HTTP status that fits it."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def action_text(action: Action) -> str:
+    """An action's text without its seat and time: what a client sends (``place d3 F12 s1``)."""
+    text = str(with_time(action, None))
+    return text.split(" ", 1)[1] if text.startswith("p") else text
+
+
+def moves_of(state: GameState, seat: int) -> dict[str, Any]:
+    """What ``seat`` may do now, shaped for the client (see docs/protocol.md)."""
+    place: dict[tuple[int, str], list[int]] = {}
+    actions: list[dict[str, Any]] = []
+    for a in state.legal_actions(seat):
+        if isinstance(a, PlaceAction):
+            place.setdefault((a.die, a.card), []).append(a.slot)
+            continue
+        entry: dict[str, Any] = {"kind": _KINDS.get(type(a), "other"), "action": action_text(a),
+                                 "die": getattr(a, "die", None), "card": getattr(a, "card", None),
+                                 "value": None}
+        if isinstance(a, Name):
+            entry["value"] = a.value
+        elif isinstance(a, Recolour):
+            entry["value"] = a.colour
+        elif isinstance(a, Renumber):
+            entry["value"] = str(a.face)
+        elif isinstance(a, Rethrow):
+            entry["dice"] = list(a.dice)
+        actions.append(entry)
+    return {"place": [{"die": d, "card": c, "slots": sorted(s)} for (d, c), s in place.items()],
+            "actions": actions}
+
+
+def event_dict(e: Event) -> dict[str, Any]:
+    return {**e.to_dict(), "text": str(e)}
+
+
+@dataclass
+class Match:
+    """A game in progress inside a room."""
+
+    state: GameState
+    record: GameRecord
+    start: float  #: scheduler time at 0 ms
+    limit_timer: Timer | None = None
+    bot_timers: dict[int, Timer] = field(default_factory=dict)
+    choice_timers: dict[int, Timer] = field(default_factory=dict)
+    planner: TeamPlanner = field(default_factory=TeamPlanner)
+
+
+class Room:
+    """Seats, lobby and match of one game; see the module docstring for the pipeline."""
+
+    def __init__(self, code: str, options: RoomOptions, scheduler: Scheduler, *,
+                 on_over: Callable[[Room], None] | None = None) -> None:
+        self.code = code
+        self.options = options
+        self.scheduler = scheduler
+        self.seats = [Seat(i) for i in range(options.config.players)]
+        self.status = "lobby"
+        self.clients: list[Client] = []
+        self.match: Match | None = None
+        self.seq = 0
+        self.log_id: int | None = None
+        self.created = scheduler.now()
+        self.finished_at: float | None = None
+        self.seed = options.seed if options.seed is not None else secrets.randbits(48)
+        # the room's own randomness (bot pace jitter, timed-out choices) never touches the game's
+        # generator; whatever it picks is recorded as an action, so replays stay exact
+        self.rng = random.Random(self.seed ^ 0x5EED)
+        self.on_over = on_over
+        self._frame: tuple[int, str, str, str] | None = None  # seq, view, events, hints (encoded)
+        self._hints: list[dict[str, Any]] | None = None
+        self._events: list[dict[str, Any]] = []
+
+    # ================================================================== lobby
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "url": f"/#/room/{self.code}", "status": self.status,
+                "title": game_title(self.options.config), "options": self.options.to_dict(),
+                "seats": [s.to_dict() for s in self.seats],
+                "spectators": sum(1 for c in self.clients if c.seat is None), "log_id": self.log_id}
+
+    def join(self, name: str, seat: int | None = None) -> Seat:
+        """Give a person a seat (the first open one when ``seat`` is None)."""
+        name = " ".join(str(name).split())
+        if not name or len(name) > MAX_NAME:
+            raise RoomError(f"a name is 1 to {MAX_NAME} characters", 422)
+        if self.status != "lobby":
+            raise RoomError("the game has started: you may watch it")
+        if seat is None:
+            open_ = [s for s in self.seats if s.kind == "open"]
+            if not open_:
+                raise RoomError("every seat is taken: you may watch the game")
+            chosen = open_[0]
+        else:
+            if not 0 <= seat < len(self.seats):
+                raise RoomError(f"there is no seat {seat} (seats 0 to {len(self.seats) - 1})", 422)
+            chosen = self.seats[seat]
+            if chosen.kind == "human":
+                raise RoomError(f"seat {seat} is taken")
+        chosen.kind, chosen.name, chosen.ready = "human", name, False
+        chosen.token = secrets.token_urlsafe(16)
+        self._room_changed()
+        return chosen
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        for s in self.seats:
+            if s.kind == "human" and secrets.compare_digest(s.token, token):
+                return s.index
+        return None
+
+    def _room_changed(self) -> None:
+        self.broadcast(dumps({"type": "room", "room": self.to_dict()}))
+
+    # ================================================================== sockets
+    def connect(self, client: Client) -> None:
+        """A socket opened: greet it, give it the room and, in play, the current state."""
+        self.clients.append(client)
+        seat = self.seats[client.seat] if client.seat is not None else None
+        if seat is not None:
+            seat.connections += 1
+            seat.autoplay = False  # a returning player takes their seat back from the bot
+        client.send(dumps({"type": "welcome", "seat": client.seat, "name": seat.name if seat else None,
+                           "room": self.to_dict()}))
+        self._room_changed()
+        if self.match is not None:
+            client.send(self._state_frame(client.seat, current_only=True))
+            if self.match.state.outcome is not None:
+                client.send(self._over_frame())
+            else:
+                self._schedule()
+
+    def disconnect(self, client: Client) -> None:
+        if client in self.clients:
+            self.clients.remove(client)
+            if client.seat is not None:
+                self.seats[client.seat].connections -= 1
+            self._room_changed()
+
+    def broadcast(self, text: str) -> None:
+        for c in list(self.clients):
+            c.send(text)
+
+    @staticmethod
+    def error(client: Client, code: str, message: str) -> None:
+        client.send(dumps({"type": "error", "code": code, "message": message}))
+
+    # ================================================================== the pipeline
+    def handle(self, client: Client, text: str) -> None:
+        """One message from one socket, handled to the end without yielding."""
+        if len(text) > MAX_MESSAGE:
+            self.error(client, "too_large", f"messages are at most {MAX_MESSAGE} bytes")
+            return
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            self.error(client, "bad_message", "not JSON")
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            self.error(client, "bad_message", 'a message is a JSON object with a "type"')
+            return
+        kind = msg["type"]
+        if kind == "ping":
+            client.send('{"type":"pong"}')
+            return
+        handler = getattr(self, f"_on_{kind}", None) if kind.isidentifier() else None
+        if handler is None:
+            self.error(client, "bad_message", f"unknown message type {kind!r}")
+            return
+        seat = client.seat
+        if seat is None:
+            self.error(client, "not_seated", "spectators can only watch: join a seat to play")
+            return
+        try:
+            handler(seat, msg)
+        except RoomError as e:
+            self.error(client, "not_now", str(e))
+        except IllegalAction as e:
+            self.error(client, "illegal", str(e))
+        except _BadMessage as e:
+            self.error(client, "bad_message", str(e))
+
+    def _on_ready(self, seat: int, msg: dict[str, Any]) -> None:
+        if self.status != "lobby":
+            raise RoomError("the game has already started")
+        self.seats[seat].ready = bool(msg.get("ready", True))
+        self._room_changed()
+        self._maybe_start()
+
+    def _on_fill_bots(self, seat: int, msg: dict[str, Any]) -> None:
+        if self.status != "lobby":
+            raise RoomError("the game has already started")
+        for s in self.seats:
+            if s.kind == "open":
+                s.kind, s.name = "bot", f"Bot {s.index + 1}"
+        self._room_changed()
+        self._maybe_start()
+
+    def _on_bot(self, seat: int, msg: dict[str, Any]) -> None:
+        target, on = msg.get("seat"), msg.get("on", True)
+        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(self.seats):
+            raise _BadMessage(f"no seat {target!r}")
+        if not isinstance(on, bool):
+            raise _BadMessage('"on" must be true or false')
+        s = self.seats[target]
+        if self.status == "lobby":
+            if on and s.kind == "open":
+                s.kind, s.name = "bot", f"Bot {s.index + 1}"
+            elif not on and s.kind == "bot":
+                s.kind, s.name = "open", ""
+            else:
+                raise RoomError(f"seat {target} is {'taken' if on else 'not a bot'}")
+            self._room_changed()
+            self._maybe_start()
+            return
+        if self.status != "playing":
+            raise RoomError("the game is over")
+        if s.kind != "human":
+            raise RoomError(f"seat {target} is already a bot")
+        if target != seat and (not on or s.connections > 0):
+            raise RoomError(f"{s.name} is still here: only they can hand their seat to a bot")
+        s.autoplay = on
+        self._room_changed()
+        self._schedule()
+
+    def _on_chat(self, seat: int, msg: dict[str, Any]) -> None:
+        text = msg.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise _BadMessage("a chat message needs some text")
+        text = " ".join(text.split())[:MAX_CHAT]
+        self.broadcast(dumps({"type": "chat", "seat": seat, "name": self.seats[seat].name, "text": text}))
+
+    def _on_signal(self, seat: int, msg: dict[str, Any]) -> None:
+        sig, die = msg.get("signal"), msg.get("die")
+        if sig not in SIGNALS:
+            raise _BadMessage(f"a signal is one of {', '.join(SIGNALS)}")
+        if die is not None and (not isinstance(die, int) or isinstance(die, bool)):
+            raise _BadMessage('"die" must be a die number or null')
+        self.broadcast(dumps({"type": "signal", "seat": seat, "name": self.seats[seat].name,
+                              "signal": sig, "die": die}))
+
+    def _on_act(self, seat: int, msg: dict[str, Any]) -> None:
+        if self.match is None or self.status != "playing":
+            raise RoomError("the game is not being played" if self.status == "lobby" else "the game is over")
+        text = msg.get("action")
+        if not isinstance(text, str) or "@" in text or not text.strip():
+            raise _BadMessage('"action" must be an action\'s text without seat or time, e.g. "done"')
+        try:
+            action = Action.parse(f"p{seat} {text.strip()}")
+        except ActionParseError as e:
+            raise _BadMessage(str(e).replace(f"p{seat} ", "")) from None
+        if self.seats[seat].autoplay:
+            self.seats[seat].autoplay = False  # acting again takes the seat back from the bot
+            self._room_changed()
+        self.apply(action)
+
+    # ================================================================== the match
+    def _maybe_start(self) -> None:
+        filled = all(s.kind != "open" for s in self.seats)
+        humans = [s for s in self.seats if s.kind == "human"]
+        if self.status == "lobby" and filled and humans and all(s.ready for s in humans):
+            self.start()
+
+    def start(self) -> None:
+        """Deal and make the first roll; the clock starts now (RULES.md I-05)."""
+        state = new_game(self.options.config, self.seed)
+        self.match = Match(state, GameRecord(self.options.config, self.seed), self.scheduler.now())
+        self.status = "playing"
+        limit = self.options.config.time_limit
+        if limit is not None:
+            self.match.limit_timer = self.scheduler.call_later(limit, self._time_up)
+        self._room_changed()
+        first = Event("dice_rolled", {"leader": state.leader,
+                                      "dice": [state.die_label(d) for d in state.rolled]})
+        self._changed([first])
+
+    def now_ms(self) -> int:
+        assert self.match is not None
+        return max(0, int((self.scheduler.now() - self.match.start) * 1000))
+
+    def apply(self, action: Action) -> list[Event]:
+        """Stamp ``action`` with the server clock, apply it (the engine validates), record it and
+        send everyone the new state. Raises ``IllegalAction`` and changes nothing when refused."""
+        m = self.match
+        assert m is not None
+        state = m.state
+        stamped = with_time(action, max(self.now_ms(), state.time_ms))
+        events = state.apply(stamped)
+        m.record.actions.append(stamped)
+        self._changed(events)
+        return events
+
+    def _time_up(self) -> None:
+        m = self.match
+        if m is None or m.state.outcome is not None:
+            return
+        limit = self.options.config.time_limit
+        assert limit is not None
+        self.apply(Tick(-1, max(limit * 1000, m.state.time_ms)))
+
+    def _changed(self, events: list[Event]) -> None:
+        m = self.match
+        assert m is not None
+        self.seq += 1
+        self._events = [event_dict(e) for e in events]
+        self._frame = None
+        self._hints = None
+        if self.options.hints and m.state.outcome is None:
+            self._hints = [h.to_dict() for h in hint(m.state, m.planner)]
+        for c in list(self.clients):
+            c.send(self._state_frame(c.seat))
+        if m.state.outcome is not None:
+            self._finish()
+        else:
+            self._schedule()
+
+    def _clock(self) -> dict[str, Any]:
+        m = self.match
+        assert m is not None
+        limit = self.options.config.time_limit
+        st = m.state
+        if limit is None:
+            return {"left_ms": None, "running": False}
+        stopped = st.outcome is not None or st.clock_stop is not None
+        used = st.clock_stop if st.clock_stop is not None else st.time_ms if stopped else self.now_ms()
+        if st.outcome is not None:
+            left = st.outcome.time_left_ms or 0
+        else:
+            left = max(0, limit * 1000 - used)
+        return {"left_ms": left, "running": not stopped}
+
+    def _state_frame(self, seat: int | None, current_only: bool = False) -> str:
+        m = self.match
+        assert m is not None
+        if self._frame is None or self._frame[0] != self.seq:
+            view = observation(m.state, 0)
+            view["seat"] = None
+            del view["legal_actions"]
+            self._frame = (self.seq, dumps(view), dumps(self._events), dumps(self._hints))
+        _, view_s, events_s, hints_s = self._frame
+        moves = moves_of(m.state, seat) if seat is not None and m.state.outcome is None else \
+            {"place": [], "actions": []}
+        events = "[]" if current_only else events_s
+        return (f'{{"type":"state","seq":{self.seq},"seat":{dumps(seat)},"clock":{dumps(self._clock())},'
+                f'"moves":{dumps(moves)},"hints":{hints_s},"events":{events},"view":{view_s}}}')
+
+    def _over_frame(self) -> str:
+        m = self.match
+        assert m is not None and m.state.outcome is not None
+        return dumps({"type": "over", "outcome": m.state.outcome.to_dict(), "log_id": self.log_id})
+
+    def _finish(self) -> None:
+        m = self.match
+        assert m is not None and m.state.outcome is not None
+        self.status = "over"
+        self.finished_at = self.scheduler.now()
+        m.record.outcome = m.state.outcome
+        for t in [m.limit_timer, *m.bot_timers.values(), *m.choice_timers.values()]:
+            if t is not None:
+                t.cancel()
+        m.bot_timers.clear()
+        m.choice_timers.clear()
+        if self.on_over is not None:
+            self.on_over(self)  # stores the game; calls ``stored`` with its log id
+        else:
+            self.stored(None)
+
+    def stored(self, log_id: int | None) -> None:
+        """The finished game is in the BDT Log (``log_id``; None when it could not be stored)."""
+        self.log_id = log_id
+        self.broadcast(self._over_frame())
+        self._room_changed()
+
+    # ================================================================== bots and timeouts
+    def _schedule(self) -> None:
+        """Start a timer for every bot seat that has a decision, and for every person's penalty
+        choice (I-11), unless one is already running; cancel those whose decision went away."""
+        m = self.match
+        if m is None or m.state.outcome is not None:
+            return
+        decisions = m.state.to_act()
+        for seat, timer in list(m.bot_timers.items()):
+            if seat not in decisions or not self.seats[seat].bot_plays:
+                timer.cancel()
+                del m.bot_timers[seat]
+        for seat, timer in list(m.choice_timers.items()):
+            if seat not in decisions or decisions[seat].kind not in ("give_up", "reroll", "return") \
+                    or self.seats[seat].bot_plays:
+                timer.cancel()
+                del m.choice_timers[seat]
+        for seat, dec in decisions.items():
+            if self.seats[seat].bot_plays:
+                if seat not in m.bot_timers:
+                    delay = self.options.bot_delay_ms / 1000 * self.rng.uniform(0.75, 1.25)
+                    m.bot_timers[seat] = self.scheduler.call_later(delay, partial(self._bot_act, seat))
+            elif dec.kind == "give_up" and len(dec.options) == 1 and seat not in m.choice_timers:
+                # one eligible die: nothing to choose (I-11), but let the frame show it first
+                m.choice_timers[seat] = self.scheduler.call_later(0.0, partial(self._timed_out, seat))
+            elif dec.kind in ("give_up", "reroll", "return") and seat not in m.choice_timers:
+                m.choice_timers[seat] = self.scheduler.call_later(
+                    CHOICE_TIMEOUT_S, partial(self._timed_out, seat))
+
+    def _bot_act(self, seat: int) -> None:
+        m = self.match
+        if m is None or m.state.outcome is not None:
+            return
+        m.bot_timers.pop(seat, None)
+        dec = m.state.to_act().get(seat)
+        if dec is None or not self.seats[seat].bot_plays:
+            return
+        action = self._bot_choice(seat)
+        try:
+            self.apply(action)
+        except IllegalAction:  # cannot happen with a fresh plan; keep the match going regardless
+            self.apply(m.state.legal_actions(seat)[0])
+
+    def _bot_choice(self, seat: int) -> Action:
+        m = self.match
+        assert m is not None
+        state = m.state
+        for h in hint(state, m.planner):
+            if h.seat == seat and h.action is not None:
+                return h.action
+        legal = list(state.legal_actions(seat))
+        for a in legal:
+            if isinstance(a, Done):
+                return a
+        return legal[0]
+
+    def _timed_out(self, seat: int) -> None:
+        m = self.match
+        if m is None or m.state.outcome is not None:
+            return
+        m.choice_timers.pop(seat, None)
+        dec = m.state.to_act().get(seat)
+        if dec is None or dec.kind not in ("give_up", "reroll", "return"):
+            return
+        legal = [a for a in m.state.legal_actions(seat) if not isinstance(a, ReturnFree)]
+        if legal:
+            self.apply(legal[self.rng.randrange(len(legal))])
+
+
+class _BadMessage(ValueError):
+    pass

@@ -1,0 +1,118 @@
+"""The interactive tutorial: short lessons, each a scenario position and a move to make in it.
+
+A lesson is a YAML file in ``fusegame/server/tutorial/``: the position is a scenario document (the
+same documents tests and bug reports use, docs/scenarios.md), the words come in English and Spanish,
+and ``accept`` lists the moves that complete the lesson by verb and, optionally, the die's label,
+the card and the slot (1-based). The learner always plays seat 0; every attempt is checked by the
+engine, so an illegal move gets the engine's reason and a legal but different move gets a nudge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from fusegame.observe import observation
+from fusegame.rules.actions import Action, ActionParseError, with_time
+from fusegame.rules.state import GameState, IllegalAction
+from fusegame.scenario import scenario_from_data
+from fusegame.server.room import event_dict, moves_of
+
+LANGUAGES = ("en", "es")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    words: dict[str, dict[str, str]]  #: field -> language -> text
+    accept: tuple[dict[str, Any], ...]
+    scenario: dict[str, Any]
+
+    def text(self, key: str, lang: str) -> str:
+        w = self.words.get(key, {})
+        return w.get(lang) or w.get("en", "")
+
+    def state(self) -> GameState:
+        return scenario_from_data(self.scenario)
+
+    def accepts(self, state: GameState, action: Action) -> bool:
+        """Does ``action`` (legal in ``state``, not yet applied) complete the lesson?"""
+        verb = action.verb
+        for want in self.accept:
+            if want.get("verb") != verb:
+                continue
+            die = getattr(action, "die", None)
+            if "die" in want and (die is None or state.die_label(die) != want["die"]):
+                continue
+            if "card" in want and getattr(action, "card", None) != want["card"]:
+                continue
+            if "slot" in want and getattr(action, "slot", None) != int(want["slot"]) - 1:
+                continue
+            return True
+        return False
+
+
+def _view(state: GameState) -> dict[str, Any]:
+    view = observation(state, 0)
+    del view["legal_actions"]
+    return view
+
+
+class Tutorial:
+    """The lessons shipped with the package, in order."""
+
+    def __init__(self) -> None:
+        self._lessons: list[Lesson] = []
+        folder = resources.files("fusegame.server") / "tutorial"
+        for item in sorted(folder.iterdir(), key=lambda p: p.name):
+            if not item.name.endswith(".yaml"):
+                continue
+            d = yaml.safe_load(item.read_text(encoding="utf-8"))
+            words = {k: d[k] for k in ("title", "text", "goal", "success", "nudge") if k in d}
+            lesson = Lesson(str(d["id"]), words, tuple(d["accept"]), d["scenario"])
+            lesson.state()  # a broken lesson is found when the server starts, not by a learner
+            self._lessons.append(lesson)
+        self._by_id = {lesson.id: lesson for lesson in self._lessons}
+
+    def lessons(self, lang: str = "en") -> list[dict[str, Any]]:
+        """Every lesson with its starting position, in ``lang`` (English when unknown)."""
+        lang = lang if lang in LANGUAGES else "en"
+        out = []
+        for lesson in self._lessons:
+            state = lesson.state()
+            out.append({"id": lesson.id, "title": lesson.text("title", lang),
+                        "text": lesson.text("text", lang), "goal": lesson.text("goal", lang),
+                        "view": _view(state), "moves": moves_of(state, 0)})
+        return out
+
+    def attempt(self, lesson_id: str, text: str, lang: str = "en") -> dict[str, Any]:
+        """Try ``text`` (an action without seat and time) in a lesson's position. ``KeyError`` for an
+        unknown lesson."""
+        lesson = self._by_id[lesson_id]
+        lang = lang if lang in LANGUAGES else "en"
+        state = lesson.state()
+        result: dict[str, Any] = {"ok": False, "view": _view(state), "moves": moves_of(state, 0),
+                                  "events": []}
+        if "@" in text:
+            result["message"] = "an action is written without its time"
+            return result
+        try:
+            action = with_time(Action.parse(f"p0 {text.strip()}"), state.time_ms)
+        except ActionParseError as e:
+            result["message"] = str(e).replace("p0 ", "")
+            return result
+        ok = False
+        try:
+            legal = any(str(a) == str(action) for a in state.legal_actions(0))
+            ok = legal and lesson.accepts(state, action)
+            events = state.apply(action)
+        except IllegalAction as e:
+            result["message"] = str(e)
+            return result
+        result.update(ok=ok, message=lesson.text("success" if ok else "nudge", lang),
+                      view=_view(state), moves=moves_of(state, 0),
+                      events=[event_dict(e) for e in events])
+        return result

@@ -1,0 +1,1 @@
+"""The browser game's drawing helpers: cards and dice as SVG."""

@@ -1,0 +1,279 @@
+"""The BDT Log's storage, on SQLite and on a real PostgreSQL server (started by ``pgserver``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fusegame import GameConfig, new_game
+from fusegame.record import GameRecord, final_state
+from fusegame.rules.state import GameState
+from fusegame.server.storage import (
+    LogEntry,
+    LogScore,
+    Storage,
+    StorageError,
+    default_url,
+    entry_from_state,
+)
+from fusegame.sim import get_policy, play_game
+from pgserver import free_port, fresh_database, postgres_url  # noqa: F401
+
+T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+
+ENTRY_KEYS = {"id", "finished_at", "game", "title", "players", "names", "bots", "difficulty", "options",
+              "won", "reason", "time_left_ms", "score", "official"}
+
+
+def finished(config: GameConfig, seed: int) -> tuple[GameState, GameRecord]:
+    result = play_game(config, seed, get_policy("greedy"), record=True)
+    assert result.record is not None
+    return final_state(result.record), result.record
+
+
+@pytest.fixture(scope="module")
+def played() -> dict[str, tuple[GameState, GameRecord]]:
+    """Real finished games: a won and a lost 2-player Training game, a 3-player Standard game and a
+    Countdown game."""
+    games = {
+        "won": finished(GameConfig(players=2, difficulty="training"), 0),
+        "lost": finished(GameConfig(players=2, difficulty="training"), 1),
+        "three": finished(GameConfig(players=3, difficulty="standard"), 2),
+        "countdown": finished(GameConfig(players=3, game="countdown", difficulty="standard"), 1),
+    }
+    assert games["won"][0].outcome is not None and games["won"][0].outcome.won
+    assert games["lost"][0].outcome is not None and not games["lost"][0].outcome.won
+    return games
+
+
+def entry(played: dict[str, tuple[GameState, GameRecord]], key: str, minutes: int = 0,
+          bots: int = 1) -> LogEntry:
+    state, record = played[key]
+    names = ["Ann"] + [f"Bot {i + 1}" for i in range(1, state.config.players)]
+    return entry_from_state(state, record, names, bots, {"timed": True, "hints": False},
+                            T0 + timedelta(minutes=minutes))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty log's URL: a SQLite file, or a fresh database on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'fuse.db'}"
+    return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def store(url: str) -> Any:
+    s = Storage(url)
+    yield s
+    s.close()
+
+
+def test_a_finished_game_reads_back_as_saved(store: Storage,
+                                             played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    state, record = played["won"]
+    e = entry(played, "won")
+    assert state.outcome is not None
+    assert (e.game, e.title, e.players, e.difficulty, e.official) == ("fuse", "FUSE", 2, "training", True)
+    assert e.score.total == state.outcome.score.total and e.time_left_ms == state.outcome.time_left_ms
+    game_id = store.save_game(e)
+    got = store.get_game(game_id)
+    assert got == dataclasses.replace(e, id=game_id)
+    assert got.record == record.to_dict()
+    d = got.to_dict(with_record=True)
+    assert set(d) == ENTRY_KEYS | {"record"}
+    assert d["finished_at"] == "2024-05-01T12:00:00Z"
+    assert d["score"] == {"total": state.outcome.score.total, "win": 10,
+                          "time": state.outcome.score.time_bonus, "bombs": state.outcome.score.bomb_points,
+                          "fuses": state.outcome.score.fuse_points, "sparks": 0}
+    assert (d["won"], d["reason"], d["names"], d["bots"]) == (True, "bombs-defused", ["Ann", "Bot 2"], 1)
+    # lists leave the record out
+    (listed,) = store.list_games()
+    assert listed.record is None and set(listed.to_dict()) == ENTRY_KEYS
+
+
+def test_the_stored_record_replays_to_the_same_outcome(
+        store: Storage, played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    for key in ("lost", "countdown"):
+        state, _ = played[key]
+        got = store.get_game(store.save_game(entry(played, key)))
+        assert got is not None and got.record is not None
+        replayed = final_state(GameRecord.from_dict(got.record))
+        assert replayed.outcome == state.outcome
+        assert replayed.outcome is not None and got.score.total == replayed.outcome.score.total
+
+
+def test_filters_pick_the_matching_games(store: Storage,
+                                         played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    ids = {k: store.save_game(entry(played, k, minutes=i)) for i, k in enumerate(played)}
+
+    def found(**kw: Any) -> set[int | None]:
+        games = store.list_games(**kw)
+        assert store.count_games(**kw) == len(games)
+        return {g.id for g in games}
+
+    wins = {ids[k] for k, (s, _) in played.items() if s.outcome is not None and s.outcome.won}
+    assert found(won=True) == wins and ids["won"] in wins
+    assert found(won=False) == set(ids.values()) - wins and ids["lost"] not in wins
+    assert found(players=2) == {ids["won"], ids["lost"]}
+    assert found(difficulty="standard") == {ids["three"], ids["countdown"]}
+    assert found(game="countdown") == {ids["countdown"]}
+    assert found(game="fuse", players=3) == {ids["three"]}
+    assert found(game="fuse", difficulty="training", won=False) == {ids["lost"]}
+    assert found(game="epic") == set() and found(players=10**12) == set()
+    assert store.count_games() == 4
+
+
+def test_listing_is_newest_first_and_pages(store: Storage,
+                                           played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    # saved out of order: the finishing time decides, not the order of saving
+    for minutes in (5, 1, 9, 3):
+        store.save_game(entry(played, "won", minutes=minutes))
+    times = [e.finished_at for e in store.list_games()]
+    assert times == sorted(times, reverse=True) and times[0] == T0 + timedelta(minutes=9)
+    assert [e.finished_at for e in store.list_games(limit=2, offset=1)] == times[1:3]
+    with pytest.raises(ValueError, match="negative"):
+        store.list_games(limit=-1)
+
+
+def test_best_is_by_total_then_time_left(store: Storage,
+                                         played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    base = entry(played, "won")
+
+    def variant(total: int, left: int | None, minutes: int) -> int:
+        e = dataclasses.replace(base, score=dataclasses.replace(base.score, total=total), time_left_ms=left,
+                                finished_at=T0 + timedelta(minutes=minutes))
+        return store.save_game(e)
+
+    mid_less_time = variant(60, 10_000, 0)
+    low = variant(40, 500_000, 1)
+    top = variant(80, 0, 2)
+    mid_untimed = variant(60, None, 3)
+    mid_more_time = variant(60, 90_000, 4)
+    mid_more_time_later = variant(60, 90_000, 5)
+    assert [e.id for e in store.best_games()] == [top, mid_more_time, mid_more_time_later, mid_less_time,
+                                                  mid_untimed, low]
+    assert [e.id for e in store.best_games(limit=2)] == [top, mid_more_time]
+
+
+def test_the_log_survives_reopening(url: str, played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    with Storage(url) as first:
+        game_id = first.save_game(entry(played, "three"))
+    with Storage(url) as again:  # create_all on an existing log keeps its games
+        got = again.get_game(game_id)
+        assert got is not None and got.to_dict(with_record=True) == \
+            dataclasses.replace(entry(played, "three"), id=game_id).to_dict(with_record=True)
+        assert again.count_games() == 1
+
+
+def test_unknown_ids_are_none(store: Storage) -> None:
+    assert store.get_game(1) is None
+    assert store.get_game(0) is None and store.get_game(-3) is None and store.get_game(2**40) is None
+
+
+def test_a_failed_save_leaves_nothing_behind(store: Storage,
+                                             played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    bad = dataclasses.replace(entry(played, "won"), options={"seed": object()})  # not JSON
+    with pytest.raises(StorageError) as err:
+        store.save_game(bad)
+    assert "\n" not in str(err.value) and "options" in str(err.value)
+    assert store.count_games() == 0
+    assert store.save_game(entry(played, "won")) > 0 and store.count_games() == 1
+
+
+def test_concurrent_saves_from_threads_all_land(store: Storage,
+                                                played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    ids: list[int] = []
+    errors: list[BaseException] = []
+
+    def save(i: int) -> None:
+        try:
+            ids.append(store.save_game(entry(played, "lost", minutes=i)))
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=save, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(set(ids)) == 8 and store.count_games() == 8
+
+
+def test_an_in_memory_log_is_shared_across_threads(played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    with Storage("sqlite://") as store:
+        saved: list[int] = []
+        t = threading.Thread(target=lambda: saved.append(store.save_game(entry(played, "won"))))
+        t.start()
+        t.join()
+        got = store.get_game(saved[0])
+        assert got is not None and got.won
+
+
+def test_an_unfinished_game_is_not_logged() -> None:
+    state = new_game(GameConfig(players=2), 1)
+    with pytest.raises(ValueError, match="not over"):
+        entry_from_state(state, None, ["Ann", "Bob"], 0)
+
+
+def test_untimed_practice_is_not_official() -> None:
+    state, record = finished(GameConfig(players=2, difficulty="training", time_limit=None), 3)
+    e = entry_from_state(state, record, ["Ann", "Bob"], 0)
+    assert e.official is False and e.time_left_ms is None and e.to_dict()["official"] is False
+
+
+def one_line_error(url: str) -> str:
+    with pytest.raises(StorageError) as err:
+        Storage(url)
+    msg = str(err.value)
+    assert "\n" not in msg and "Traceback" not in msg and "sqlalche.me" not in msg
+    assert msg.startswith("cannot open database")
+    return msg
+
+
+def test_a_bad_url_is_one_readable_line(tmp_path: Path) -> None:
+    assert "not a database URL" in one_line_error("nonsense")
+    assert "unsupported" in one_line_error("mysql://fuse@localhost/fuse")
+    missing_dir = tmp_path / "no" / "such" / "dir.db"
+    assert "unable to open database file" in one_line_error(f"sqlite:///{missing_dir}")
+    not_a_db = tmp_path / "notes.db"
+    not_a_db.write_text("these are not the tables you are looking for\n" * 100)
+    assert "not a database" in one_line_error(f"sqlite:///{not_a_db}")
+
+
+def test_an_unreachable_postgres_is_one_readable_line() -> None:
+    msg = one_line_error(f"postgresql://fuse:s3cret@127.0.0.1:{free_port()}/fuse")
+    assert "refused" in msg.lower()
+    assert "s3cret" not in msg
+
+
+def test_a_missing_postgres_database_is_one_readable_line(postgres_url: str) -> None:  # noqa: F811
+    msg = one_line_error(postgres_url.rsplit("/", 1)[0] + "/no_such_db")
+    assert "does not exist" in msg
+
+
+def test_the_default_log_is_a_file_in_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    monkeypatch.setenv("FUSE_DATA_DIR", str(tmp_path / "data" / "fuse"))
+    url = default_url()
+    assert url == f"sqlite:///{tmp_path / 'data' / 'fuse' / 'fuse.db'}"
+    with Storage(url) as store:
+        store.save_game(entry(played, "won"))
+    assert (tmp_path / "data" / "fuse" / "fuse.db").is_file()
+    monkeypatch.delenv("FUSE_DATA_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert default_url() == f"sqlite:///{tmp_path / 'home' / '.local' / 'share' / 'fusegame' / 'fuse.db'}"
+
+
+def test_log_score_follows_the_engine_score(played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    state, _ = played["countdown"]
+    assert state.outcome is not None
+    s = LogScore.from_score(state.outcome.score)
+    assert s.sparks == state.outcome.score.spark_points > 0
+    assert s.total == s.win + s.time + s.bombs + s.fuses + s.sparks == state.outcome.score.total
