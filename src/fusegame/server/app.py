@@ -27,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from fusegame.cards import builtin_catalogue
 from fusegame.observe import observation
 from fusegame.record import GameRecord, RecordError
-from fusegame.server.options import OptionError, option_choices, parse_options
+from fusegame.server.options import OptionError, RoomOptions, option_choices, parse_options
 from fusegame.server.room import MAX_MESSAGE, Room, RoomError, Timer, event_dict
 from fusegame.server.storage import Storage, default_url, entry_from_state
 from fusegame.server.tutorial import Tutorial
@@ -103,8 +103,12 @@ class Lobby:
                 return code
 
     def create(self, body: Any) -> Room:
+        """A new room from the JSON options of ``POST /api/rooms`` (``OptionError`` when bad)."""
+        return self.open(parse_options(body))
+
+    def open(self, options: RoomOptions) -> Room:
+        """A new room for already checked options."""
         self.forget_old()
-        options = parse_options(body)
         room = Room(self.new_code(), options, self.scheduler, on_over=self._store)
         self.rooms[room.code] = room
         return room

@@ -37,6 +37,7 @@ class RoomOptions:
     hints: bool = False
     bot_delay_ms: int = DEFAULT_BOT_DELAY_MS
     seed: int | None = None
+    choice_timeout_s: float = CHOICE_TIMEOUT_S
 
     @property
     def timed(self) -> bool:

@@ -47,7 +47,7 @@ from fusegame.rules.actions import (
 from fusegame.rules.actions import Place as PlaceAction
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction, new_game
-from fusegame.server.options import CHOICE_TIMEOUT_S, RoomOptions
+from fusegame.server.options import RoomOptions
 
 #: The largest message a client may send (a chat line or an action is far smaller).
 MAX_MESSAGE = 4096
@@ -375,14 +375,16 @@ class Room:
         if self.status == "lobby" and filled and humans and all(s.ready for s in humans):
             self.start()
 
-    def start(self) -> None:
-        """Deal and make the first roll; the clock starts now (RULES.md I-05)."""
-        state = new_game(self.options.config, self.seed)
-        self.match = Match(state, GameRecord(self.options.config, self.seed), self.scheduler.now())
+    def start(self, state: GameState | None = None) -> None:
+        """Deal and make the first roll; the clock starts now (RULES.md I-05). ``state`` starts the
+        match from another position instead (a scenario, for tests); its time is the clock's 0."""
+        if state is None:
+            state = new_game(self.options.config, self.seed)
+        self.match = Match(state, GameRecord(state.config, self.seed), self.scheduler.now() - state.time_ms / 1000)
         self.status = "playing"
-        limit = self.options.config.time_limit
+        limit = state.config.time_limit
         if limit is not None:
-            self.match.limit_timer = self.scheduler.call_later(limit, self._time_up)
+            self.match.limit_timer = self.scheduler.call_later(limit - state.time_ms / 1000, self._time_up)
         self._room_changed()
         first = Event("dice_rolled", {"leader": state.leader,
                                       "dice": [state.die_label(d) for d in state.rolled]})
@@ -408,7 +410,7 @@ class Room:
         m = self.match
         if m is None or m.state.outcome is not None:
             return
-        limit = self.options.config.time_limit
+        limit = m.state.config.time_limit
         assert limit is not None
         self.apply(Tick(-1, max(limit * 1000, m.state.time_ms)))
 
@@ -431,7 +433,7 @@ class Room:
     def _clock(self) -> dict[str, Any]:
         m = self.match
         assert m is not None
-        limit = self.options.config.time_limit
+        limit = m.state.config.time_limit
         st = m.state
         if limit is None:
             return {"left_ms": None, "running": False}
@@ -512,7 +514,7 @@ class Room:
                 m.choice_timers[seat] = self.scheduler.call_later(0.0, partial(self._timed_out, seat))
             elif dec.kind in ("give_up", "reroll", "return") and seat not in m.choice_timers:
                 m.choice_timers[seat] = self.scheduler.call_later(
-                    CHOICE_TIMEOUT_S, partial(self._timed_out, seat))
+                    self.options.choice_timeout_s, partial(self._timed_out, seat))
 
     def _bot_act(self, seat: int) -> None:
         m = self.match
