@@ -16,13 +16,13 @@ import pytest
 import uvicorn
 import websockets
 from fastapi.testclient import TestClient
-from pgserver import free_port, postgres_url  # noqa: F401
 
 from fusegame import GameConfig, Place, new_game
 from fusegame.record import GameRecord, final_state
 from fusegame.scenario import scenario_from_data
 from fusegame.server.app import create_app
 from fusegame.server.options import RoomOptions
+from pgserver import free_port, postgres_url  # noqa: F401
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -208,7 +208,8 @@ def test_full_game_against_bots_is_logged_and_replays(client: TestClient) -> Non
     ta = join(client, code, "Ana")
     with client.websocket_connect(f"/ws/{code}?token={ta}") as a:
         a.send_json({"type": "fill_bots"})
-        room = until(a, lambda m: m["type"] == "room" and all(s["kind"] != "open" for s in m["room"]["seats"]))
+        room = until(a, lambda m: m["type"] == "room"
+                     and all(s["kind"] != "open" for s in m["room"]["seats"]))
         assert [s["name"] for s in room["room"]["seats"]] == ["Ana", "Bot 2", "Bot 3"]
         a.send_json({"type": "ready", "ready": True})
         first_state(a)
@@ -219,7 +220,8 @@ def test_full_game_against_bots_is_logged_and_replays(client: TestClient) -> Non
     assert log["total"] == 1
     entry = log["games"][0]
     assert entry["id"] == over["log_id"] and entry["names"] == ["Ana", "Bot 2", "Bot 3"]
-    assert entry["won"] == over["outcome"]["won"] and entry["score"]["total"] == over["outcome"]["score"]["total"]
+    assert entry["won"] == over["outcome"]["won"]
+    assert entry["score"]["total"] == over["outcome"]["score"]["total"]
     assert entry["bots"] == 2 and entry["difficulty"] == "standard" and entry["official"]
     assert client.get(f"/api/log?won={str(not entry['won']).lower()}").json()["total"] == 0
     assert client.get("/api/log?players=3").json()["total"] == 1
@@ -326,7 +328,8 @@ def test_an_open_penalty_choice_is_made_at_random_after_the_timeout(client: Test
         s = first_state(a)
         assert [x["kind"] for x in s["moves"]["actions"]] == ["give", "give"]
         t0 = time.monotonic()
-        gave = until(a, lambda m: m["type"] == "state" and any(e["kind"] == "die_returned" for e in m["events"]))
+        gave = until(a, lambda m: m["type"] == "state"
+                     and any(e["kind"] == "die_returned" for e in m["events"]))
         assert 0.25 <= time.monotonic() - t0 < 5
         assert gave["events"][0]["seat"] == 0 and gave["events"][0]["die"].startswith("R")
 
@@ -422,7 +425,8 @@ async def _race(base: str, rounds: int) -> list[tuple[int, int]]:
         claims = []
         for frame in (a, b):
             p = next(x for x in frame["moves"]["place"] if x["die"] == die)
-            claims.append(json.dumps({"type": "act", "action": f"place d{die} {p['card']} s{p['slots'][0] + 1}"}))
+            claims.append(json.dumps({"type": "act",
+                                      "action": f"place d{die} {p['card']} s{p['slots'][0] + 1}"}))
         await asyncio.gather(socks[0].send(claims[0]), socks[1].send(claims[1]))
         answers = []
         for i in (0, 1):  # each claimer's answer: the state placing its die, or an error
@@ -436,7 +440,8 @@ async def _race(base: str, rounds: int) -> list[tuple[int, int]]:
                 elif m["type"] == "error":
                     answers.append(m)
                     break
-        placed = [e for m in answers if m["type"] == "state" for e in m["events"] if e["kind"] == "die_placed"]
+        placed = [e for m in answers if m["type"] == "state"
+                  for e in m["events"] if e["kind"] == "die_placed"]
         wins = len({(e["seat"], e["card"]) for e in placed})
         errors = sum(1 for m in answers if m["type"] == "error" and m["code"] == "illegal")
         results.append((wins, errors))

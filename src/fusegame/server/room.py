@@ -380,7 +380,8 @@ class Room:
         match from another position instead (a scenario, for tests); its time is the clock's 0."""
         if state is None:
             state = new_game(self.options.config, self.seed)
-        self.match = Match(state, GameRecord(state.config, self.seed), self.scheduler.now() - state.time_ms / 1000)
+        start = self.scheduler.now() - state.time_ms / 1000
+        self.match = Match(state, GameRecord(state.config, self.seed), start)
         self.status = "playing"
         limit = state.config.time_limit
         if limit is not None:
