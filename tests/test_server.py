@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
 from fastapi.testclient import TestClient
 
@@ -22,7 +19,8 @@ from fusegame.record import GameRecord, final_state
 from fusegame.scenario import scenario_from_data
 from fusegame.server.app import create_app
 from fusegame.server.options import RoomOptions
-from pgserver import free_port, postgres_url  # noqa: F401
+from liveserver import live_server
+from pgserver import postgres_url  # noqa: F401
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -340,6 +338,7 @@ def test_cards_are_served_as_svg_and_as_a_printable_page(client: TestClient) -> 
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert 'data-card="F12"' in r.text and r.text.count('class="slot"') == 3
     assert client.get("/api/cards/NOPE.svg").status_code == 404
+    assert 'data-card="T1"' in client.get("/api/cards/T1.svg").text  # a tutorial lesson's own card
     page = client.get("/cards?set=fuse")
     assert page.status_code == 200 and "F54" in page.text and "<svg" in page.text
     assert client.get("/cards?set=chess").status_code == 422
@@ -370,28 +369,6 @@ def test_the_client_is_served_from_the_package(client: TestClient) -> None:
 
 
 # ====================================================================== real sockets
-@contextmanager
-def live_server(db_url: str) -> Iterator[str]:
-    """``fuse serve`` in a thread on a free port: real uvicorn, real loopback sockets."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port,
-                                           log_level="warning", ws_max_size=1 << 20))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(base + "/api/health").status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.05)
-    try:
-        yield base
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
 async def _race(base: str, rounds: int) -> list[tuple[int, int]]:
     """Two players claim the same die at the same moment, ``rounds`` times; returns (wins, errors)
     per round."""

@@ -344,13 +344,16 @@ def create_app(db_url: str | None = None) -> FastAPI:
 
     @app.get("/api/cards/{name}")
     async def card_svg(name: str) -> Response:
-        from fusegame.web.svg import any_card_svg
+        from fusegame.web.svg import any_card_svg, card_svg
 
         card_id = name.removesuffix(".svg")
         try:
             svg = any_card_svg(catalogue, card_id)
         except (KeyError, ValueError):
-            raise HTTPException(404, f"no card {card_id!r}") from None
+            lesson_card = tutorial.cards.get(card_id)
+            if lesson_card is None:
+                raise HTTPException(404, f"no card {card_id!r}") from None
+            svg = card_svg(lesson_card)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
     @app.get("/cards", response_class=HTMLResponse)

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from fusegame.cards.model import BombCard
 from fusegame.observe import observation
 from fusegame.rules.actions import Action, ActionParseError, with_time
 from fusegame.rules.state import GameState, IllegalAction
@@ -76,6 +77,11 @@ class Tutorial:
             lesson.state()  # a broken lesson is found when the server starts, not by a learner
             self._lessons.append(lesson)
         self._by_id = {lesson.id: lesson for lesson in self._lessons}
+        # the lessons' own cards (T1, ...), so that the client can draw them like catalogue cards
+        self.cards: dict[str, BombCard] = {}
+        for lesson in self._lessons:
+            for b in lesson.state().catalogue.bombs:
+                self.cards.setdefault(b.id, b)
 
     def lessons(self, lang: str = "en") -> list[dict[str, Any]]:
         """Every lesson with its starting position, in ``lang`` (English when unknown)."""

@@ -1,0 +1,84 @@
+// HTTP wrappers: every error becomes an Error whose message is the server's one readable line.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const init = {method, headers: {Accept: 'application/json'}};
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, String(e.message || e));
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    let msg = data && data.detail !== undefined ? data.detail : `${res.status} ${res.statusText}`;
+    // FastAPI validation errors come as a list of {loc, msg}
+    if (Array.isArray(msg)) msg = msg.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
+    throw new ApiError(res.status, String(msg));
+  }
+  return data;
+}
+
+export const api = {
+  options: () => call('GET', '/api/options'),
+  createRoom: (opts) => call('POST', '/api/rooms', opts),
+  room: (code) => call('GET', `/api/rooms/${encodeURIComponent(code)}`),
+  join: (code, name, seat = null) => call('POST', `/api/rooms/${encodeURIComponent(code)}/join`, {name, seat}),
+  log: (filters = {}) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(filters)) if (v !== '' && v !== null && v !== undefined) q.set(k, v);
+    const qs = q.toString();
+    return call('GET', '/api/log' + (qs ? `?${qs}` : ''));
+  },
+  logEntry: (id) => call('GET', `/api/log/${encodeURIComponent(id)}`),
+  replay: (id) => call('GET', `/api/log/${encodeURIComponent(id)}/replay`),
+  replayStep: (id, step) => call('GET', `/api/log/${encodeURIComponent(id)}/replay/${step}`),
+  tutorial: (lang) => call('GET', `/api/tutorial?lang=${encodeURIComponent(lang)}`),
+  tryLesson: (id, action, lang = 'en') =>
+    call('POST', `/api/tutorial/${encodeURIComponent(id)}/try?lang=${encodeURIComponent(lang)}`, {action}),
+};
+
+const svgCache = new Map();
+
+/** A card's SVG markup (fetched once per id; the promise is shared by concurrent callers). */
+export function cardSvg(id) {
+  if (!svgCache.has(id)) {
+    const p = fetch(`/api/cards/${encodeURIComponent(id)}.svg`)
+      .then((r) => (r.ok ? r.text() : Promise.reject(new ApiError(r.status, `card ${id}: ${r.status}`))))
+      .catch((e) => {
+        if (e.status !== 404) svgCache.delete(id); // a passing failure: a later render tries again
+        throw e;
+      });
+    svgCache.set(id, p);
+  }
+  return svgCache.get(id);
+}
+
+/** Fetch every card in `ids`; resolves to a Map id -> markup (missing on failure). */
+export async function preloadCards(ids) {
+  const out = new Map();
+  await Promise.all([...new Set(ids)].map(async (id) => {
+    try {
+      out.set(id, await cardSvg(id));
+    } catch {
+      /* drawn as a plain placeholder */
+    }
+  }));
+  return out;
+}

@@ -1,0 +1,179 @@
+// Home: create a room with every option the server offers, or join one with its code.
+import {h, mount} from './dom.js';
+import {t, tOr} from './i18n.js';
+import {api} from './api.js';
+import {toast, markPage} from './ui.js';
+
+/** Options come as ["fuse", ...] or [{id, title}, ...]: always [{id, label}]. */
+function list(items, prefix) {
+  if (!items) return [];
+  if (!Array.isArray(items)) items = Object.keys(items);
+  return items.map((x) => {
+    const id = typeof x === 'object' ? (x.id ?? x.value ?? x.name) : x;
+    const fallback = typeof x === 'object' ? (x.title ?? x.label ?? x.name ?? id) : id;
+    return {id: String(id), label: tOr(`${prefix}.${id}`, fallback)};
+  });
+}
+
+/** The players range for a game: [min, max] from [1, 5], {min, max} or a list. */
+function range(players, game) {
+  const r = players && (players[game] ?? players);
+  if (Array.isArray(r) && r.length === 2 && r.every(Number.isInteger)) return [r[0], r[1]];
+  if (Array.isArray(r) && r.length) return [Math.min(...r), Math.max(...r)];
+  if (r && typeof r === 'object' && 'min' in r) return [r.min, r.max];
+  return [1, 5];
+}
+
+export class HomePage {
+  constructor(root) {
+    this.root = root;
+    this.options = null;
+    this.error = null;
+    this.form = null; // the values chosen so far survive a language switch
+    api.options().then((o) => {
+      this.options = o;
+      const d = o.defaults || {};
+      // fuse_cards starts empty, the game's own default: it differs between FUSE and Countdown
+      this.form = {game: d.game ?? 'fuse', players: d.players ?? 4, difficulty: d.difficulty ?? 'standard',
+        modules: [...(d.modules || [])], setup: d.setup ?? 'standard', six_point_cards: Boolean(d.six_point_cards),
+        fuse_cards: null, strict_fuse: Boolean(d.strict_fuse), timed: d.timed ?? true,
+        hints: Boolean(d.hints), bot_delay_ms: d.bot_delay_ms ?? 1500, seed: null};
+      this.render();
+    }).catch((e) => {
+      this.error = e.message;
+      this.render();
+    });
+  }
+
+  render() {
+    markPage('home');
+    mount(this.root, h('div', {class: 'home'},
+      h('section', {class: 'hero'},
+        h('h1', {}, t('home.title')),
+        h('p', {class: 'lead'}, t('home.lead'))),
+      h('div', {class: 'home-grid'},
+        h('section', {class: 'panel create'}, h('h2', {}, t('home.create')), this.renderForm()),
+        h('div', {class: 'side'},
+          this.renderJoin(),
+          h('section', {class: 'panel links'},
+            h('h2', {}, t('home.more')),
+            h('ul', {class: 'link-list'},
+              h('li', {}, h('a', {href: '#/tutorial', dataset: {testid: 'link-tutorial'}}, t('home.tutorial')),
+                h('span', {class: 'muted small'}, ' — ', t('home.tutorialWhy'))),
+              h('li', {}, h('a', {href: '#/log', dataset: {testid: 'link-log'}}, t('home.log')),
+                h('span', {class: 'muted small'}, ' — ', t('home.logWhy'))),
+              h('li', {}, h('a', {href: '/cards', target: '_blank', rel: 'noopener', dataset: {testid: 'link-cards'}},
+                t('home.cards')), h('span', {class: 'muted small'}, ' — ', t('home.cardsWhy')))))))));
+  }
+
+  renderJoin() {
+    const input = h('input', {id: 'join-code', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 12,
+      placeholder: 'ABCDE', class: 'code-input', dataset: {testid: 'join-code'}});
+    const go = (e) => {
+      e.preventDefault();
+      const code = input.value.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+      if (!code) {
+        toast(t('home.codeMissing'));
+        input.focus();
+        return;
+      }
+      location.hash = `#/room/${code}`;
+    };
+    return h('section', {class: 'panel join'},
+      h('h2', {}, t('home.joinTitle')),
+      h('form', {class: 'inline-form', onsubmit: go},
+        h('label', {for: 'join-code', class: 'sr-only'}, t('home.code')), input,
+        h('button', {type: 'submit', class: 'btn', dataset: {testid: 'join-code-button'}}, t('home.joinGo'))));
+  }
+
+  renderForm() {
+    if (this.error) return h('p', {class: 'error'}, t('home.optionsFailed'), ' ', this.error);
+    if (!this.options) return h('p', {class: 'muted'}, t('loading'));
+    const o = this.options;
+    const f = this.form;
+    const games = list(o.games, 'game');
+    const [pmin, pmax] = range(o.players, f.game);
+    f.players = Math.min(pmax, Math.max(pmin, f.players));
+    let diffs = o.difficulties;
+    if (diffs && !Array.isArray(diffs) && diffs[f.game]) diffs = diffs[f.game];
+    // Insane and Heroic are one level: FUSE calls it Insane, the Countdown games Heroic
+    const top = f.game === 'fuse' ? 'heroic' : 'insane';
+    const difficulties = list(diffs, 'difficulty').filter((d) => d.id !== top);
+    if (f.difficulty === top) f.difficulty = top === 'heroic' ? 'insane' : 'heroic';
+    const setups = list(o.setups, 'setup');
+    const modules = list(o.modules, 'module');
+    const field = (id, label, control, help) => h('div', {class: 'field'},
+      h('label', {for: id}, label), control, help ? h('div', {class: 'help-text'}, help) : null);
+    const select = (id, items, value, onchange) => h('select', {id, name: id, dataset: {testid: `opt-${id}`},
+      onchange: (e) => onchange(e.target.value)},
+    items.map((it) => h('option', {value: it.id, selected: it.id === String(value)}, it.label)));
+    const check = (id, label, key, help) => h('div', {class: 'field check'},
+      h('input', {id, type: 'checkbox', checked: f[key], dataset: {testid: `opt-${id}`},
+        onchange: (e) => { f[key] = e.target.checked; }}),
+      h('label', {for: id}, label), help ? h('div', {class: 'help-text'}, help) : null);
+
+    const delay = h('output', {id: 'delay-out', for: 'bot_delay'}, t('home.seconds', {s: (f.bot_delay_ms / 1000).toFixed(1)}));
+    const submit = h('button', {type: 'submit', class: 'btn primary big', dataset: {testid: 'create-game'}}, t('home.createGo'));
+    const form = h('form', {class: 'options', onsubmit: (e) => this.create(e, submit)},
+      h('div', {class: 'fields'},
+        field('game', t('opt.game'), select('game', games, f.game, (v) => { f.game = v; this.render(); })),
+        field('players', t('opt.players'), h('input', {id: 'players', type: 'number', min: pmin, max: pmax, step: 1,
+          value: f.players, required: true, dataset: {testid: 'opt-players'},
+          oninput: (e) => {
+            const n = Number(e.target.value);
+            if (Number.isInteger(n) && n >= pmin && n <= pmax) f.players = n;
+          }}), t('opt.playersRange', {min: pmin, max: pmax})),
+        field('difficulty', t('opt.difficulty'), select('difficulty', difficulties, f.difficulty, (v) => { f.difficulty = v; })),
+        field('setup', t('opt.setup'), select('setup', setups, f.setup, (v) => { f.setup = v; }), t('opt.setupHelp'))),
+      f.game === 'fuse' && modules.length ? h('fieldset', {class: 'modules'},
+        h('legend', {}, t('opt.modules')),
+        modules.map((m) => h('label', {class: 'check-inline'},
+          h('input', {type: 'checkbox', value: m.id, checked: f.modules.includes(m.id), dataset: {testid: `module-${m.id}`},
+            onchange: (e) => {
+              f.modules = e.target.checked ? [...new Set([...f.modules, m.id])] : f.modules.filter((x) => x !== m.id);
+            }}), ' ', m.label))) : null,
+      h('fieldset', {class: 'timing'},
+        h('legend', {}, t('opt.clock')),
+        h('label', {class: 'check-inline'}, h('input', {type: 'radio', name: 'timed', value: 'timed', checked: f.timed,
+          dataset: {testid: 'opt-timed'}, onchange: () => { f.timed = true; }}), ' ', t('opt.timed')),
+        h('label', {class: 'check-inline'}, h('input', {type: 'radio', name: 'timed', value: 'practice', checked: !f.timed,
+          dataset: {testid: 'opt-untimed'}, onchange: () => { f.timed = false; }}), ' ', t('opt.untimed'))),
+      h('div', {class: 'fields'},
+        check('hints', t('opt.hints'), 'hints', t('opt.hintsHelp')),
+        check('six_point_cards', t('opt.six'), 'six_point_cards'),
+        check('strict_fuse', t('opt.strict'), 'strict_fuse', t('opt.strictHelp')),
+        field('fuse_cards', t('opt.fuseCards'), h('input', {id: 'fuse_cards', type: 'number', min: 0, max: 20,
+          placeholder: t('opt.default'), value: f.fuse_cards ?? '', dataset: {testid: 'opt-fuse_cards'},
+          oninput: (e) => { f.fuse_cards = e.target.value === '' ? null : Number(e.target.value); }}), t('opt.fuseCardsHelp')),
+        field('bot_delay', t('opt.botDelay'), h('div', {class: 'range'},
+          h('input', {id: 'bot_delay', type: 'range', min: 0, max: 10000, step: 250, value: f.bot_delay_ms,
+            dataset: {testid: 'opt-bot-delay'},
+            oninput: (e) => {
+              f.bot_delay_ms = Number(e.target.value);
+              delay.textContent = t('home.seconds', {s: (f.bot_delay_ms / 1000).toFixed(1)});
+            }}), delay)),
+        field('seed', t('opt.seed'), h('input', {id: 'seed', type: 'number', min: 0, placeholder: t('opt.random'),
+          value: f.seed ?? '', dataset: {testid: 'opt-seed'},
+          oninput: (e) => { f.seed = e.target.value === '' ? null : Number(e.target.value); }}))),
+      h('div', {class: 'form-actions'}, submit));
+    return form;
+  }
+
+  async create(e, button) {
+    e.preventDefault();
+    const f = this.form;
+    const body = {game: f.game, players: f.players, difficulty: f.difficulty, setup: f.setup,
+      six_point_cards: f.six_point_cards, fuse_cards: f.fuse_cards, strict_fuse: f.strict_fuse, timed: f.timed,
+      hints: f.hints, bot_delay_ms: f.bot_delay_ms};
+    if (f.game === 'fuse') body.modules = f.modules;
+    if (f.seed !== null && Number.isFinite(f.seed)) body.seed = f.seed;
+    button.disabled = true;
+    try {
+      const res = await api.createRoom(body);
+      location.hash = `#/room/${res.code}`;
+    } catch (err) {
+      toast(err.message);
+      button.disabled = false;
+    }
+  }
+}

@@ -1,0 +1,110 @@
+// #/log: the BDT Log, every finished game with filters, and the best scores.
+import {h, mount, mmss} from './dom.js';
+import {t, getLang} from './i18n.js';
+import {api} from './api.js';
+import {markPage, toast} from './ui.js';
+
+const GAMES = ['fuse', 'countdown', 'integrated', 'epic'];
+const DIFFICULTIES = ['training', 'standard', 'expert', 'elite', 'insane', 'heroic'];
+
+export function formatDate(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(getLang() === 'es' ? 'es-ES' : 'en-GB', {dateStyle: 'medium', timeStyle: 'short'});
+}
+
+export function timeLeft(ms) {
+  return ms === null || ms === undefined ? t('log.untimed') : mmss(ms);
+}
+
+function playersText(e) {
+  const names = (e.names || []).filter(Boolean).join(', ');
+  return `${e.players}${names ? ` — ${names}` : ''}`;
+}
+
+export class LogPage {
+  constructor(root) {
+    this.root = root;
+    this.filters = {game: '', players: '', difficulty: '', won: ''};
+    this.data = null;
+    this.error = null;
+    this.load();
+  }
+
+  async load() {
+    this.loading = true;
+    try {
+      this.data = await api.log({...this.filters, limit: 50});
+      this.error = null;
+    } catch (e) {
+      this.error = e.message;
+      toast(e.message);
+    }
+    this.loading = false;
+    this.render();
+  }
+
+  render() {
+    markPage('log');
+    const f = this.filters;
+    const sel = (key, items, labelKey) => h('div', {class: 'field'},
+      h('label', {for: `f-${key}`}, t(labelKey)),
+      h('select', {id: `f-${key}`, dataset: {testid: `filter-${key}`}, onchange: (e) => {
+        f[key] = e.target.value;
+        this.load();
+      }}, h('option', {value: ''}, t('log.all')), items.map(([v, label]) => h('option', {value: v, selected: f[key] === v}, label))));
+    const players = [];
+    for (let n = 1; n <= 9; n++) players.push([String(n), String(n)]);
+    const filters = h('form', {class: 'filters', onsubmit: (e) => e.preventDefault()},
+      sel('game', GAMES.map((g) => [g, t(`game.${g}`)]), 'opt.game'),
+      sel('players', players, 'opt.players'),
+      sel('difficulty', DIFFICULTIES.map((d) => [d, t(`difficulty.${d}`)]), 'opt.difficulty'),
+      sel('won', [['true', t('log.won')], ['false', t('log.lost')]], 'log.result'));
+    const games = this.data ? this.data.games || [] : [];
+    const best = this.data ? this.data.best || [] : [];
+    mount(this.root, h('div', {class: 'log-page'},
+      h('h1', {}, t('log.title')),
+      h('p', {class: 'lead'}, t('log.lead')),
+      h('section', {class: 'panel'}, filters),
+      this.error ? h('p', {class: 'error'}, this.error) : null,
+      h('div', {class: 'log-grid'},
+        h('section', {class: 'panel'}, h('h2', {}, t('log.games')), this.data ? this.gamesTable(games)
+          : h('p', {class: 'muted'}, t('loading'))),
+        h('section', {class: 'panel'}, h('h2', {}, t('log.best')), this.bestTable(best)))));
+  }
+
+  gamesTable(games) {
+    if (!games.length) return h('p', {class: 'muted', dataset: {testid: 'log-empty'}}, t('log.none'));
+    return h('div', {class: 'table-scroll'}, h('table', {class: 'data', dataset: {testid: 'log-table'}},
+      h('thead', {}, h('tr', {}, ['log.date', 'log.game', 'log.players', 'opt.difficulty', 'log.result', 'log.timeLeft', 'log.score']
+        .map((k) => h('th', {scope: 'col'}, t(k))))),
+      h('tbody', {}, games.map((e) => this.row(e)))));
+  }
+
+  row(e) {
+    const open = () => { location.hash = `#/log/${e.id}`; };
+    return h('tr', {class: ['clickable', e.won ? 'won' : 'lost'], tabindex: 0, dataset: {testid: 'log-row', id: e.id},
+      onclick: open, onkeydown: (ev) => { if (ev.key === 'Enter') open(); }},
+    h('td', {}, formatDate(e.finished_at)),
+    h('td', {}, h('a', {href: `#/log/${e.id}`, tabindex: -1}, e.title || t(`game.${e.game}`)),
+      e.official === false ? h('span', {class: 'tag'}, t('log.practice')) : null),
+    h('td', {}, playersText(e), e.bots ? h('span', {class: 'muted small'}, ` (${t('log.bots', {n: e.bots})})`) : null),
+    h('td', {}, t(`difficulty.${e.difficulty}`)),
+    h('td', {}, h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
+    h('td', {}, timeLeft(e.time_left_ms)),
+    h('td', {class: 'num'}, e.score ? e.score.total : ''));
+  }
+
+  bestTable(best) {
+    if (!best.length) return h('p', {class: 'muted'}, t('log.none'));
+    return h('table', {class: 'data best', dataset: {testid: 'best-table'}},
+      h('thead', {}, h('tr', {}, ['#', t('log.score'), t('log.game'), t('log.players'), t('opt.difficulty')]
+        .map((k) => h('th', {scope: 'col'}, k)))),
+      h('tbody', {}, best.map((e, i) => h('tr', {class: 'clickable', tabindex: 0, dataset: {testid: 'best-row', id: e.id},
+        onclick: () => { location.hash = `#/log/${e.id}`; },
+        onkeydown: (ev) => { if (ev.key === 'Enter') location.hash = `#/log/${e.id}`; }},
+      h('td', {}, i + 1), h('td', {class: 'num'}, h('b', {}, e.score ? e.score.total : '')),
+      h('td', {}, e.title || t(`game.${e.game}`)), h('td', {}, playersText(e)), h('td', {}, t(`difficulty.${e.difficulty}`))))));
+  }
+}

@@ -1,0 +1,335 @@
+// The match: the ship's computer, the table, players and seat take-over, team talk, events, end.
+import {h, mount, mmss} from './dom.js';
+import {t, tOr} from './i18n.js';
+import {Table} from './table.js';
+import {ShipComputer} from './computer.js';
+import {play} from './sound.js';
+import {cardSvg} from './api.js';
+import {icon} from './icons.js';
+import {dieName} from './dice.js';
+
+const MAX_EVENTS = 200;
+const MAX_CHAT = 30;
+
+/** Scores come as the view's {win_bonus, ...} or the log's {win, ...}: one shape for display. */
+export function normScore(s) {
+  s = s || {};
+  const pick = (...keys) => {
+    for (const k of keys) if (s[k] !== undefined && s[k] !== null) return s[k];
+    return 0;
+  };
+  return {win: pick('win_bonus', 'win'), time: pick('time_bonus', 'time'), bombs: pick('bomb_points', 'bombs'),
+    fuses: pick('fuse_points', 'fuses'), sparks: pick('spark_points', 'sparks'), total: pick('total')};
+}
+
+/** The rulebook's score lines and the total (data-testid score-total). */
+export function scoreTable(score) {
+  const s = normScore(score);
+  const rows = [['score.win', s.win], ['score.time', s.time], ['score.bombs', s.bombs], ['score.fuses', s.fuses]];
+  if (s.sparks) rows.push(['score.sparks', s.sparks]);
+  return h('table', {class: 'score-table'}, h('tbody', {},
+    rows.map(([k, v]) => h('tr', {}, h('th', {scope: 'row'}, t(k)), h('td', {}, v))),
+    h('tr', {class: 'total'}, h('th', {scope: 'row'}, t('score.total')), h('td', {dataset: {testid: 'score-total'}}, s.total))));
+}
+
+export class PlayView {
+  /** ctx: {send(msg), act(actionText), seat(), room(), code} */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.computer = new ShipComputer();
+    this.table = new Table({interactive: true, send: (a) => ctx.act(a), onSelect: () => this.updateAbout()});
+    this.events = [];
+    this.chat = [];
+    this.outcome = null;
+    this.logId = null;
+    this.frame = null;
+    this.fuseTimer = null;
+    this.build();
+  }
+
+  build() {
+    this.topEl = h('div', {class: 'play-top'});
+    this.endEl = h('div', {class: 'end-slot'});
+    this.playersEl = h('section', {class: 'panel players', 'aria-label': t('play.players')});
+    this.talkEl = h('section', {class: 'panel talk', 'aria-label': t('play.talk')});
+    this.logList = h('ol', {class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions', dataset: {testid: 'event-log'}});
+    this.el = h('div', {class: 'play'},
+      this.topEl, this.endEl,
+      h('div', {class: 'play-main'},
+        h('div', {class: 'table-col'}, this.table.el),
+        h('aside', {class: 'side-col'}, this.playersEl, this.talkEl,
+          h('section', {class: 'panel events'}, h('h2', {}, t('play.events')), this.logList))));
+    this.renderTop();
+    this.renderPlayers();
+    this.renderTalk();
+    this.renderEvents();
+  }
+
+  /** Rebuild everything in the current language. */
+  relabel() {
+    const old = this.el;
+    this.build();
+    old.replaceWith(this.el);
+    if (this.frame) this.table.update({names: this.names()});
+    if (this.outcome) this.renderEnd();
+  }
+
+  names() {
+    const room = this.ctx.room();
+    return room ? room.seats.map((s) => s.name) : [];
+  }
+
+  // --------------------------------------------------------------- frames
+  /** A state frame; resolves once the table shows it. */
+  onState(frame) {
+    this.frame = frame;
+    this.computer.update(frame.clock, frame.view);
+    for (const ev of frame.events || []) this.onEvent(ev);
+    const drawn = this.table.update({view: frame.view, moves: frame.moves, hints: frame.hints || null,
+      names: this.names(), seat: this.ctx.seat()});
+    this.renderTop();
+    this.renderPlayers();
+    if (frame.view.outcome && !this.outcome) this.finish(frame.view.outcome, null);
+    return drawn;
+  }
+
+  onRoom() {
+    this.renderTop();
+    this.renderPlayers();
+    if (this.frame) this.table.update({names: this.names()});
+    if (this.outcome) {
+      const room = this.ctx.room();
+      if (room && room.log_id && !this.logId) {
+        this.logId = room.log_id;
+        this.renderEnd();
+      }
+    }
+  }
+
+  onOver(msg) {
+    this.finish(msg.outcome, msg.log_id);
+  }
+
+  finish(outcome, logId) {
+    const first = !this.outcome;
+    this.outcome = outcome || this.outcome;
+    if (logId !== null && logId !== undefined) this.logId = logId;
+    if (first) play(this.outcome && this.outcome.won ? 'won' : 'lost');
+    const scroll = first;
+    this.computer.update({left_ms: this.outcome ? this.outcome.time_left_ms : null, running: false}, this.frame ? this.frame.view : null);
+    this.renderEnd();
+    if (scroll) this.endEl.scrollIntoView({behavior: 'smooth', block: 'start'});
+  }
+
+  onEvent(ev) {
+    this.events.push(ev);
+    if (this.events.length > MAX_EVENTS) this.events.shift();
+    this.logList.append(this.eventItem(ev));
+    while (this.logList.children.length > MAX_EVENTS) this.logList.firstChild.remove();
+    this.logList.scrollTop = this.logList.scrollHeight;
+    switch (ev.kind) {
+      case 'dice_rolled':
+      case 'dice_rerolled':
+      case 'penalty_rolled':
+        play('roll');
+        break;
+      case 'die_placed':
+        play('place');
+        break;
+      case 'bomb_defused':
+      case 'spark_defused':
+        play('defuse');
+        break;
+      case 'fuse_activated':
+        play('alarm');
+        this.showFuse(ev);
+        break;
+      default:
+        break;
+    }
+  }
+
+  eventItem(ev) {
+    return h('li', {class: `ev ev-${ev.kind}`}, ev.text || ev.kind);
+  }
+
+  onChat(msg) {
+    this.chat.push(msg);
+    if (this.chat.length > MAX_CHAT) this.chat.shift();
+    this.renderChatList();
+  }
+
+  onSignal(msg) {
+    this.table.showSignal(msg);
+    const label = t(`signal.${msg.signal}`);
+    const die = msg.die !== null && msg.die !== undefined ? this.table.findDie(msg.die) : null;
+    this.onEvent({kind: 'signal', text: `${msg.name || t('player.n', {n: msg.seat + 1})}: ${label}` +
+      (die ? ` (${dieName(die)})` : '')});
+  }
+
+  /** A fuse card going off: shown big for two seconds with its effect. */
+  async showFuse(ev) {
+    let el = document.querySelector('.fuse-alert');
+    if (!el) {
+      el = h('div', {class: 'fuse-alert', role: 'alert', dataset: {testid: 'fuse-alert'}});
+      document.body.append(el);
+    }
+    const effect = ev.effect && ev.effect !== 'symbol' ? t(`effect.${ev.effect}`) : t('effect.symbolLong', {shows: ev.shows || ''});
+    const art = h('div', {class: 'fuse-art'});
+    mount(el, h('div', {class: 'fuse-panel'}, h('div', {class: 'fuse-title'}, t('fuse.alert')), art,
+      h('div', {class: 'fuse-effect'}, effect)));
+    el.classList.add('show');
+    clearTimeout(this.fuseTimer);
+    this.fuseTimer = setTimeout(() => el.classList.remove('show'), 2200);
+    if (ev.card) {
+      try {
+        art.innerHTML = await cardSvg(ev.card);
+      } catch {
+        art.textContent = ev.shows || ev.card;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- parts
+  renderTop() {
+    const room = this.ctx.room();
+    const v = this.frame ? this.frame.view : null;
+    const seat = this.ctx.seat();
+    const status = this.ctx.connection();
+    mount(this.topEl,
+      this.computer.box,
+      h('div', {class: 'top-info'},
+        h('div', {class: 'game-title'}, room ? room.title : '', ' ',
+          h('span', {class: 'muted small'}, t('play.room'), ' ', h('span', {dataset: {testid: 'room-code'}}, this.ctx.code))),
+        v ? h('div', {class: 'muted small'}, t(`difficulty.${v.difficulty}`), ' · ', t('lobby.playersN', {n: v.players}),
+          seat === null ? [' · ', h('span', {class: 'pill'}, t('play.spectating'))] : null) : null,
+        seat !== null && room && room.seats[seat] ? h('div', {class: 'small'}, t('play.youPlay'), ' ',
+          h('b', {class: 'my-name', dataset: {testid: 'my-name'}}, room.seats[seat].name || t('player.n', {n: seat + 1})),
+          ' ', h('span', {class: 'muted'}, t('lobby.seatN', {n: seat + 1}))) : null,
+        h('div', {class: ['conn', status], dataset: {testid: 'connection', state: status}},
+          status === 'open' ? '' : t(`conn.${status}`))),
+      this.seatControls());
+  }
+
+  seatControls() {
+    const room = this.ctx.room();
+    const seat = this.ctx.seat();
+    if (seat === null || !room || this.outcome) return null;
+    const me = room.seats[seat];
+    if (!me) return null;
+    if (me.kind === 'bot' || me.autoplay) {
+      return h('button', {type: 'button', class: 'btn ok', dataset: {testid: 'autoplay-off'},
+        onclick: () => this.ctx.send({type: 'bot', seat, on: false})}, t('play.takeBack'));
+    }
+    return h('button', {type: 'button', class: 'btn ghost', dataset: {testid: 'autoplay'},
+      onclick: () => this.ctx.send({type: 'bot', seat, on: true})}, t('play.botForMe'));
+  }
+
+  renderPlayers() {
+    const room = this.ctx.room();
+    const seat = this.ctx.seat();
+    const v = this.frame ? this.frame.view : null;
+    const seats = room ? room.seats : [];
+    mount(this.playersEl, h('h2', {}, t('play.players')),
+      h('ul', {class: 'player-list'}, seats.map((s) => {
+        const hand = v ? (v.hands || [])[s.seat] : null;
+        const acting = v && (v.to_act || {})[String(s.seat)];
+        const canTakeOver = seat !== null && s.seat !== seat && s.kind === 'human' && !s.connected && !s.autoplay &&
+          !this.outcome;
+        return h('li', {class: ['player', s.seat === seat ? 'me' : '', acting ? 'acting' : ''], dataset: {testid: `seat-${s.seat}`,
+          kind: s.kind, connected: s.connected ? 'true' : 'false'}},
+        h('span', {class: ['dot', s.kind === 'bot' || s.connected ? 'on' : 'off'],
+          'aria-label': s.kind === 'bot' ? t('seat.bot') : (s.connected ? t('seat.connected') : t('seat.away'))}),
+        h('span', {class: 'player-name'}, s.kind === 'bot' ? icon('bot') : null, s.name || t('player.n', {n: s.seat + 1}),
+          s.seat === seat ? ` (${t('hand.you')})` : ''),
+        s.kind === 'human' && s.autoplay ? h('span', {class: 'tag', dataset: {testid: `autoplay-tag-${s.seat}`}}, t('play.botPlaying')) : null,
+        v && s.seat === v.leader ? h('span', {class: 'tag leader'}, t('hand.leader')) : null,
+        hand && hand.done ? h('span', {class: 'tag done'}, t('hand.done')) : null,
+        acting ? h('span', {class: 'tag acting'}, t(`decide.${acting.kind}`)) : null,
+        canTakeOver ? h('button', {type: 'button', class: 'btn small', dataset: {testid: `takeover-${s.seat}`},
+          onclick: () => this.ctx.send({type: 'bot', seat: s.seat, on: true})}, t('play.letBot')) : null);
+      })));
+  }
+
+  /** Which die the signal buttons point at (the selected one). */
+  aboutText() {
+    const selected = this.table.selected;
+    const die = selected !== null ? this.table.findDie(selected) : null;
+    return die ? t('talk.aboutDie', {die: dieName(die)}) : t('talk.noDie');
+  }
+
+  updateAbout() {
+    // only the words change: the chat box keeps what is being typed
+    const about = this.aboutText();
+    const el = this.talkEl.querySelector('[data-testid="signal-about"]');
+    if (el) el.textContent = about;
+    for (const b of this.talkEl.querySelectorAll('button.sig')) b.title = about;
+  }
+
+  renderTalk() {
+    const seat = this.ctx.seat();
+    const about = this.aboutText();
+    const sig = (kind) => h('button', {type: 'button', class: `btn small sig sig-${kind}`, dataset: {testid: `signal-${kind}`},
+      disabled: seat === null, title: about,
+      onclick: () => this.ctx.send({type: 'signal', signal: kind, die: this.table.selected})}, t(`signal.${kind}`));
+    const input = h('input', {type: 'text', maxlength: 200, id: 'chat-input', autocomplete: 'off', placeholder: t('talk.placeholder'),
+      disabled: seat === null, dataset: {testid: 'chat-input'}});
+    this.chatList = h('ol', {class: 'chat-list', dataset: {testid: 'chat-list'}});
+    mount(this.talkEl, h('h2', {}, t('play.talk')),
+      h('div', {class: 'signals'}, sig('need'), sig('take'), sig('wait'),
+        h('span', {class: 'muted small', dataset: {testid: 'signal-about'}}, about)),
+      this.chatList,
+      h('form', {class: 'inline-form chat-form', onsubmit: (e) => {
+        e.preventDefault();
+        const text = input.value.trim().slice(0, 200);
+        if (!text) return;
+        this.ctx.send({type: 'chat', text});
+        input.value = '';
+      }}, h('label', {for: 'chat-input', class: 'sr-only'}, t('talk.placeholder')), input,
+      h('button', {type: 'submit', class: 'btn small', disabled: seat === null, dataset: {testid: 'chat-send'}}, t('talk.send'))));
+    this.renderChatList();
+  }
+
+  renderChatList() {
+    if (!this.chatList) return;
+    mount(this.chatList, this.chat.map((m) => h('li', {}, h('b', {}, m.name || t('player.n', {n: m.seat + 1})), ': ', m.text)));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  renderEvents() {
+    mount(this.logList, this.events.map((ev) => this.eventItem(ev)));
+  }
+
+  renderEnd() {
+    const o = this.outcome;
+    if (!o) {
+      mount(this.endEl);
+      return;
+    }
+    const logLink = this.logId !== null && this.logId !== undefined
+      ? h('a', {class: 'btn', href: `#/log/${this.logId}`, dataset: {testid: 'log-link'}}, t('end.inLog'))
+      : h('span', {class: 'muted small'}, t('end.logPending'));
+    mount(this.endEl, h('section', {class: ['panel', 'end', o.won ? 'won' : 'lost'], dataset: {testid: 'end-screen',
+      won: o.won ? 'true' : 'false'}},
+    h('div', {class: 'end-head'},
+      h('h2', {}, o.won ? t('end.won') : t('end.lost')),
+      h('p', {class: 'reason'}, tOr(`reason.${o.reason}`, o.reason)),
+      h('p', {class: 'muted'}, o.time_left_ms === null || o.time_left_ms === undefined ? t('end.untimed')
+        : t('end.timeLeft', {time: mmss(o.time_left_ms)}), o.official === false ? ` · ${t('end.unofficial')}` : '')),
+    scoreTable(o.score),
+    h('div', {class: 'end-actions'}, logLink,
+      h('a', {class: 'btn primary', href: '#/', dataset: {testid: 'new-game'}}, t('end.newGame')))));
+  }
+
+  handleKey(e) {
+    if (this.outcome) return false;
+    return this.table.handleKey(e);
+  }
+
+  destroy() {
+    this.computer.destroy();
+    clearTimeout(this.fuseTimer);
+    const alert = document.querySelector('.fuse-alert');
+    if (alert) alert.remove();
+  }
+}

@@ -1,0 +1,136 @@
+// #/log/ID: a finished game step by step, drawn read-only with the play renderer.
+import {h, mount, mmss} from './dom.js';
+import {t} from './i18n.js';
+import {api} from './api.js';
+import {Table} from './table.js';
+import {markPage, toast} from './ui.js';
+import {scoreTable} from './play.js';
+import {formatDate, timeLeft} from './log.js';
+import {icon} from './icons.js';
+
+export class ReplayPage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.entry = null;
+    this.steps = [];
+    this.step = 0;
+    this.views = new Map();
+    this.error = null;
+    this.playing = null;
+    this.table = new Table({interactive: false});
+    Promise.all([api.logEntry(id), api.replay(id)]).then(([entry, replay]) => {
+      this.entry = entry;
+      this.steps = replay.steps || [];
+      this.render();
+      this.go(0);
+    }).catch((e) => {
+      this.error = e.message;
+      this.render();
+    });
+  }
+
+  get last() {
+    return Math.max(0, this.steps.length - 1);
+  }
+
+  async go(step) {
+    step = Math.max(0, Math.min(this.last, step));
+    this.step = step;
+    this.renderStep();
+    try {
+      if (!this.views.has(step)) this.views.set(step, api.replayStep(this.id, step).then((r) => r.view));
+      const view = await this.views.get(step);
+      if (this.step !== step) return; // the slider has moved on
+      await this.table.update({view, moves: {place: [], actions: []}, hints: null, names: this.entry.names || []});
+      this.root.dataset.step = String(step);
+      // prefetch the next step so that stepping forward feels immediate
+      if (step < this.last && !this.views.has(step + 1)) {
+        this.views.set(step + 1, api.replayStep(this.id, step + 1).then((r) => r.view));
+      }
+    } catch (e) {
+      this.views.delete(step);
+      toast(e.message);
+    }
+  }
+
+  render() {
+    markPage('replay');
+    if (this.error) {
+      mount(this.root, h('section', {class: 'panel narrow'}, h('h1', {}, t('replay.title')), h('p', {class: 'error'}, this.error),
+        h('a', {class: 'btn', href: '#/log'}, t('replay.back'))));
+      return;
+    }
+    if (!this.entry) {
+      mount(this.root, h('p', {class: 'muted'}, t('loading')));
+      return;
+    }
+    const e = this.entry;
+    this.slider = h('input', {type: 'range', min: 0, max: this.last, value: this.step, id: 'replay-slider',
+      'aria-label': t('replay.step'), dataset: {testid: 'replay-slider'},
+      oninput: (ev) => this.go(Number(ev.target.value))});
+    this.stepInfo = h('div', {class: 'step-info', 'aria-live': 'polite', dataset: {testid: 'replay-step'}});
+    const btn = (testid, label, aria, fn) => h('button', {type: 'button', class: 'btn small', dataset: {testid},
+      'aria-label': aria, title: aria, onclick: fn}, label);
+    this.playBtn = btn('replay-play', icon(this.playing ? 'pause' : 'play'), t('replay.play'), () => this.togglePlay());
+    mount(this.root, h('div', {class: 'replay'},
+      h('div', {class: 'replay-head panel'},
+        h('div', {},
+          h('h1', {}, e.title || t(`game.${e.game}`), ' ', h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
+          h('p', {class: 'muted'}, formatDate(e.finished_at), ' · ', (e.names || []).join(', '), ' · ', t(`difficulty.${e.difficulty}`),
+            ' · ', t('log.timeLeft'), ' ', timeLeft(e.time_left_ms)),
+          h('a', {href: '#/log', class: 'small'}, '← ', t('replay.back'))),
+        scoreTable(e.score)),
+      h('div', {class: 'replay-controls panel'},
+        btn('replay-first', icon('first'), t('replay.first'), () => this.go(0)),
+        btn('replay-prev', icon('prev'), t('replay.prev'), () => this.go(this.step - 1)),
+        this.playBtn,
+        this.slider,
+        btn('replay-next', icon('next'), t('replay.next'), () => this.go(this.step + 1)),
+        btn('replay-last', icon('last'), t('replay.last'), () => this.go(this.last)),
+        this.stepInfo),
+      this.table.el));
+    this.renderStep();
+    if (this.table.view) this.table.update({});
+  }
+
+  renderStep() {
+    if (!this.stepInfo) return;
+    this.slider.value = String(this.step);
+    const s = this.steps[this.step] || {};
+    mount(this.stepInfo,
+      h('div', {}, h('b', {}, t('replay.stepOf', {n: this.step, total: this.last})), ' · ',
+        this.step === 0 ? t('replay.deal') : h('code', {}, String(s.action || '').replace(/\s+@\d+$/, '')),
+        s.time_ms !== undefined && s.time_ms !== null ? h('span', {class: 'muted'}, ` @ ${mmss(s.time_ms)}`) : null),
+      (s.events || []).length ? h('ul', {class: 'step-events'}, s.events.map((x) => h('li', {}, typeof x === 'string' ? x : x.text))) : null);
+  }
+
+  togglePlay() {
+    if (this.playing) {
+      clearInterval(this.playing);
+      this.playing = null;
+    } else {
+      if (this.step >= this.last) this.go(0);
+      this.playing = setInterval(() => {
+        if (this.step >= this.last) this.togglePlay();
+        else this.go(this.step + 1);
+      }, 900);
+    }
+    if (this.playBtn) this.playBtn.replaceChildren(icon(this.playing ? 'pause' : 'play'));
+  }
+
+  handleKey(e) {
+    if (!this.entry) return false;
+    if (e.target && e.target.id === 'replay-slider') return false; // the slider moves itself
+    if (e.key === 'ArrowLeft') this.go(this.step - 1);
+    else if (e.key === 'ArrowRight') this.go(this.step + 1);
+    else if (e.key === 'Home') this.go(0);
+    else if (e.key === 'End') this.go(this.last);
+    else return false;
+    return true;
+  }
+
+  destroy() {
+    if (this.playing) clearInterval(this.playing);
+  }
+}

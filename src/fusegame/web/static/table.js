@@ -1,0 +1,708 @@
+// The table: the roll, the row or stacks, every player's cards with their dice, the action bar.
+// One renderer for play, replay (read-only) and the tutorial; the caller says how actions are sent.
+import {h, mount, esc, rememberFocus, restoreFocus} from './dom.js';
+import {t, getLang} from './i18n.js';
+import {dieButton, dieImage, dieName, drawDieInSlot, dieSvg, HEX} from './dice.js';
+import {preloadCards} from './api.js';
+import {icon} from './icons.js';
+
+const SIGNAL_MS = 8000;
+
+/** The engine's full form ("p0 place d13 F13 s1 @0") without its seat and time. */
+export function bareAction(text) {
+  return String(text || '').trim().replace(/^p\d+\s+/, '').replace(/\s+@\d+$/, '');
+}
+
+/** "place d3 F12 s1" -> {kind: 'place', die: 3, card: 'F12', slot: 0} (and the other verbs). */
+export function parseAction(text) {
+  const parts = bareAction(text).split(/\s+/);
+  const out = {kind: parts[0], die: null, card: null, slot: null, value: null, dice: []};
+  for (const p of parts.slice(1)) {
+    if (/^d\d+$/.test(p)) {
+      out.dice.push(Number(p.slice(1)));
+      if (out.die === null) out.die = Number(p.slice(1));
+    } else if (/^s\d+$/.test(p) && out.card !== null) out.slot = Number(p.slice(1)) - 1;
+    else if (out.kind === 'take' || out.kind === 'defuse' || (out.kind === 'place' && out.card === null)) out.card = p;
+    else out.value = p;
+  }
+  return out;
+}
+
+/** A card drawn here when its SVG cannot be fetched: plain slots in a row, still playable. */
+function fallbackCard(card) {
+  const n = Math.max(1, card.slots || (card.dice ? card.dice.length : 1));
+  const w = Math.max(200, 16 + n * 46);
+  const slots = Array.from({length: n}, (_, i) =>
+    `<g class="slot" data-slot="${i}" data-x="${12 + i * 46}" data-y="64" data-size="40">` +
+    `<rect class="slot-box" x="${12 + i * 46}" y="64" width="40" height="40" rx="5" fill="#fff" stroke="#333"/></g>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="card" data-card="${esc(card.id)}" viewBox="0 0 ${w} 120">` +
+    `<rect x="1" y="1" width="${w - 2}" height="118" rx="10" fill="#efe7d2" stroke="#222"/>` +
+    `<text x="10" y="22" font-size="15" font-family="sans-serif" font-weight="700">${esc(card.id)} · ${esc(card.points ?? '')}</text>` +
+    `<text x="10" y="46" font-size="12" font-family="monospace">${esc((card.notation || '').slice(0, 40))}</text>${slots}</svg>`;
+}
+
+export class Table {
+  /**
+   * interactive: may the user act; send(actionText): how an action goes out;
+   * onSelect(dieId|null): told when the selected die changes (signals use it).
+   */
+  constructor({interactive = true, send = () => {}, onSelect = () => {}} = {}) {
+    this.interactive = interactive;
+    this.send = send;
+    this.onSelect = onSelect;
+    this.view = null;
+    this.moves = {place: [], actions: []};
+    this.hints = null;
+    this.names = [];
+    this.selected = null;
+    this.cursor = -1;
+    this.rethrow = new Set();
+    this.signals = []; // {seat, name, signal, die, until}
+    this.renderToken = 0;
+    this.keep = new Map();
+    this.nextKeep = new Map();
+    this.svgs = new Map();
+    this.el = h('section', {class: 'table', 'aria-label': t('table.aria')});
+    this.el.addEventListener('click', (e) => this.onClick(e));
+    this.el.addEventListener('keydown', (e) => this.onElementKey(e));
+    this.el.addEventListener('pointerdown', (e) => this.onPointerDown(e));
+    this.suppressClick = false;
+  }
+
+  /** The seat this table is drawn for: the caller's word first (play), else the view's own. */
+  get mySeat() {
+    if (this.seat !== undefined) return this.seat;
+    return this.view ? this.view.seat : null;
+  }
+
+  /** Draw a new view (async: card pictures are fetched once and cached). */
+  async update({view, moves, hints, names, seat} = {}) {
+    if (seat !== undefined) this.seat = seat;
+    if (view !== undefined) this.view = view;
+    if (moves !== undefined) this.moves = moves || {place: [], actions: []};
+    if (hints !== undefined) this.hints = hints;
+    if (names !== undefined) this.names = names || [];
+    const token = ++this.renderToken;
+    const v = this.view;
+    if (!v) return;
+    this.el.setAttribute('aria-label', t('table.aria'));
+    const ids = [];
+    for (const hand of v.hands || []) for (const c of hand.cards) ids.push(c.id);
+    for (const c of v.row || []) ids.push(c.id);
+    for (const s of v.stacks || []) if (s.top) ids.push(s.top.id);
+    const svgs = await preloadCards(ids);
+    if (token !== this.renderToken) return; // a newer frame is being drawn
+    if (this.selected !== null && !(v.unplaced || []).includes(this.selected)) {
+      this.selected = null;
+      this.cursor = -1;
+      this.onSelect(null);
+    }
+    for (const d of [...this.rethrow]) if (!(v.unplaced || []).includes(d)) this.rethrow.delete(d);
+    const focus = rememberFocus();
+    this.svgs = svgs;
+    this.nextKeep = new Map();
+    // one's own cards right under the roll: that is where the dice go
+    const me = this.mySeat;
+    const hands = v.hands || [];
+    const mine = hands.filter((hd) => hd.seat === me);
+    const others = hands.filter((hd) => hd.seat !== me);
+    mount(this.el, this.renderInfo(), this.renderRoll(), this.interactive ? this.renderActions() : null,
+      this.renderNotices(), mine.length ? h('div', {class: 'hands own'}, mine.map((hd) => this.handEl(hd))) : null,
+      this.renderMiddle(), h('div', {class: 'hands'}, others.map((hd) => this.handEl(hd))));
+    this.keep = this.nextKeep;
+    this.applyHighlights();
+    this.applyHints();
+    this.applySignals();
+    restoreFocus(focus, this.el);
+  }
+
+  name(seat) {
+    const n = this.names[seat];
+    return n || t('player.n', {n: seat + 1});
+  }
+
+  // ------------------------------------------------------------------ parts
+  renderInfo() {
+    const v = this.view;
+    const leader = v.leader;
+    const score = v.score || {};
+    const chips = [
+      h('span', {class: 'chip'}, t('info.turn'), ' ', h('b', {}, v.turn)),
+      h('span', {class: 'chip'}, t('info.leader'), ' ', h('b', {}, this.name(leader))),
+      h('span', {class: 'chip phase', dataset: {testid: 'phase'}}, t('info.phase'), ' ', h('b', {}, t(`phase.${v.phase}`))),
+      v.stacks && v.stacks.length
+        ? h('span', {class: 'chip'}, t('info.fuseDeck'), ' ', h('b', {}, v.fuse_deck_size ?? 0))
+        : h('span', {class: 'chip', dataset: {testid: 'deck-size'}}, t('info.deck'), ' ', h('b', {}, v.deck_size)),
+      h('span', {class: 'chip bag', dataset: {testid: 'bag'}}, t('info.bag'), ' ', h('b', {}, v.bag_size), ' ',
+        Object.entries(v.bag || {}).map(([c, n]) => h('span', {class: 'bag-count', title: `${c}: ${n}`},
+          h('span', {class: 'swatch', style: swatch(c)}, c), n))),
+      h('span', {class: 'chip'}, t('info.fuses'), ' ', h('b', {}, `${v.fuse_cards_not_gone_off}/${v.fuse_cards_in_game}`)),
+      h('span', {class: 'chip score', dataset: {testid: 'score'}}, t('info.score'), ' ', h('b', {}, score.total ?? 0)),
+      h('span', {class: 'chip'}, t('info.defused'), ' ', h('b', {}, (v.score_pile || []).length)),
+    ];
+    if (v.sparks_in_game) {
+      chips.push(h('span', {class: 'chip'}, t('info.sparks'), ' ',
+        h('b', {}, t('info.sparkCounts', {deck: v.spark_deck_size, discard: (v.spark_discard || []).length,
+          defused: v.sparks_defused}))));
+    }
+    if (v.active_ability) {
+      const role = (v.roles || [])[leader];
+      chips.push(h('span', {class: 'chip role', title: role && role.text ? role.text : ''}, t('info.ability'), ' ',
+        h('b', {}, role && role.name ? role.name : v.active_ability)));
+    }
+    if (v.named) chips.push(h('span', {class: 'chip'}, t('info.named'), ' ', h('b', {}, v.named)));
+    const fuses = (v.fuses_activated || []).map((f) => fuseChip(f));
+    return h('div', {class: 'info'},
+      h('div', {class: 'chips'}, chips),
+      fuses.length ? h('div', {class: 'fuses-gone', dataset: {testid: 'fuses-activated'}},
+        h('span', {class: 'muted'}, t('info.fusesGone')), fuses) : null);
+  }
+
+  renderRoll() {
+    const v = this.view;
+    const free = new Set(v.unplaced || []);
+    let n = 0;
+    const dice = (v.rolled || []).map((d) => {
+      if (free.has(d.id)) {
+        const b = this.reuse(`die|${d.id}|${d.colours}${d.face}${d.as || ''}|${getLang()}`, () => {
+          const el = dieButton(d, {class: 'free', dataset: {testid: `die-${d.id}`, focus: `die-${d.id}`, die: d.id},
+            'aria-pressed': 'false', draggable: 'false'});
+          if (!this.interactive) el.disabled = true;
+          return el;
+        });
+        b.dataset.index = String(n); // 0-based among the free dice: key n + 1 selects it
+        b.dataset.placed = 'false';
+        n += 1;
+        if (this.interactive && n <= 9) b.dataset.key = String(n);
+        else delete b.dataset.key;
+        return b;
+      }
+      const img = dieImage(d, 'placed');
+      img.dataset.testid = `die-${d.id}`;
+      img.dataset.placed = 'true';
+      return img;
+    });
+    const rerolling = (v.rerolling || []);
+    return h('div', {class: 'roll', 'aria-label': t('roll.aria')},
+      h('h2', {class: 'section-title'}, t('roll.title')),
+      h('div', {class: 'dice-row'}, dice.length ? dice : h('span', {class: 'muted'}, t('roll.none'))),
+      rerolling.length ? h('div', {class: 'muted small'}, t('roll.rerolling', {dice: rerolling.map((d) => `d${d}`).join(' ')})) : null,
+      (v.unused || []).length ? h('div', {class: 'unused'}, h('span', {class: 'muted small'},
+        v.phase === 'penalty' ? t('roll.unusedPenalty') : t('roll.unused')),
+      (v.unused || []).map((d) => dieImage(d, 'small'))) : null);
+  }
+
+  actionsOf(kind) {
+    return (this.moves.actions || []).filter((a) => a.kind === kind);
+  }
+
+  renderActions() {
+    const acts = this.moves.actions || [];
+    const bar = [];
+    const btn = (a, label, extra = {}) => h('button', {type: 'button', class: ['act', `act-${a.kind}`, extra.class],
+      dataset: {testid: a.kind === 'done' ? 'done-button' : `action-${a.kind}`, action: a.action, focus: `act-${a.action}`},
+      title: extra.title || null, 'aria-label': extra.aria || null,
+      onclick: () => this.send(a.action)}, label);
+    for (const a of this.actionsOf('done')) bar.push(btn(a, t('act.done'), {class: 'primary'}));
+    for (const a of this.actionsOf('roll')) bar.push(btn(a, t('act.roll'), {class: 'primary'}));
+    for (const a of this.actionsOf('reveal')) bar.push(btn(a, t('act.reveal')));
+    const group = (kind, labelKey, make) => {
+      const list = this.actionsOf(kind);
+      if (!list.length) return;
+      bar.push(h('div', {class: 'act-group'}, h('span', {class: 'act-label'}, t(labelKey)), list.map(make)));
+    };
+    group('take', 'act.take', (a) => btn(a, a.card || parseAction(a.action).card, {aria: `${t('act.take')} ${a.card}`}));
+    group('defuse', 'act.defuse', (a) => btn(a, a.card || parseAction(a.action).card, {aria: `${t('act.defuse')} ${a.card}`}));
+    const dieAct = (a) => {
+      const die = this.findDie(a.die ?? parseAction(a.action).die);
+      const b = btn(a, '', {class: 'die-act', aria: `${t(`act.${a.kind}`)} ${die ? dieName(die) : a.action}`});
+      b.innerHTML = die ? dieSvg(die) : esc(a.action);
+      return b;
+    };
+    group('give', 'act.give', dieAct);
+    group('reroll', 'act.reroll', dieAct);
+    group('return', 'act.return', dieAct);
+    group('name', 'act.name', (a) => {
+      const val = a.value ?? parseAction(a.action).value;
+      const b = btn(a, /[RBGYK]/.test(val) ? '' : val, {aria: `${t('act.name')} ${/[RBGYK]/.test(val) ? t(`colour.${val}`) : val}`});
+      if (/^[RBGYK]$/.test(val)) {
+        b.classList.add('colour-btn');
+        b.append(h('span', {class: 'swatch', style: swatch(val)}, val));
+      }
+      return b;
+    });
+    const role = this.renderRolePanel(acts);
+    if (role) bar.push(role);
+    if (!bar.length) return h('div', {class: 'actions empty', dataset: {testid: 'actions'}});
+    return h('div', {class: 'actions', dataset: {testid: 'actions'}}, bar);
+  }
+
+  renderRolePanel(acts) {
+    const kinds = ['recolour', 'renumber', 'flip'];
+    const roleActs = acts.filter((a) => kinds.includes(a.kind));
+    const rethrows = acts.filter((a) => a.kind === 'rethrow');
+    if (!roleActs.length && !rethrows.length) return null;
+    const parts = [h('span', {class: 'act-label'}, t('act.role'))];
+    const sel = this.selected;
+    const forDie = roleActs.filter((a) => (a.die ?? parseAction(a.action).die) === sel);
+    if (roleActs.length && sel === null) parts.push(h('span', {class: 'muted small'}, t('act.roleSelect')));
+    for (const kind of kinds) {
+      const list = forDie.filter((a) => a.kind === kind);
+      if (!list.length) continue;
+      parts.push(h('span', {class: 'act-sub'}, t(`act.${kind}`)));
+      for (const a of list) {
+        const val = a.value ?? parseAction(a.action).value;
+        const b = h('button', {type: 'button', class: ['act', `act-${kind}`],
+          dataset: {testid: `action-${kind}`, action: a.action, focus: `act-${a.action}`},
+          'aria-label': `${t(`act.${kind}`)} ${val && /[RBGYK]/.test(val) ? t(`colour.${val}`) : (val || '')}`,
+          onclick: () => this.send(a.action)});
+        if (val && /^[RBGYK]$/.test(val)) b.append(h('span', {class: 'swatch', style: swatch(val)}, val));
+        else b.append(kind === 'flip' ? t('act.flip') : String(val));
+        parts.push(b);
+      }
+    }
+    if (rethrows.length) {
+      const available = new Set(rethrows.map((a) => a.action.trim()));
+      const chosen = [...this.rethrow].sort((a, b) => a - b);
+      const text = `rethrow ${chosen.map((d) => `d${d}`).join(' ')}`;
+      parts.push(h('span', {class: 'act-sub'}, t('act.rethrowPick')));
+      for (const d of this.view.unplaced || []) {
+        const die = this.findDie(d);
+        const on = this.rethrow.has(d);
+        const b = h('button', {type: 'button', class: ['act', 'die-act', 'toggle', on ? 'on' : ''],
+          'aria-pressed': on ? 'true' : 'false', 'aria-label': `${t('act.rethrow')} ${die ? dieName(die) : d}`,
+          dataset: {focus: `rethrow-${d}`, testid: `rethrow-pick-${d}`},
+          onclick: () => {
+            if (this.rethrow.has(d)) this.rethrow.delete(d);
+            else this.rethrow.add(d);
+            this.refreshActions();
+          }});
+        b.innerHTML = die ? dieSvg(die) : `d${d}`;
+        parts.push(b);
+      }
+      parts.push(h('button', {type: 'button', class: 'act act-rethrow primary',
+        dataset: {testid: 'action-rethrow', action: text, focus: 'act-rethrow'},
+        disabled: !chosen.length || !available.has(text),
+        onclick: () => {
+          this.rethrow.clear();
+          this.send(text);
+        }}, t('act.rethrowGo', {n: chosen.length})));
+    }
+    return h('div', {class: 'act-group role-panel'}, parts);
+  }
+
+  refreshActions() {
+    const old = this.el.querySelector('.actions');
+    if (!old || !this.interactive) return;
+    const focus = rememberFocus();
+    old.replaceWith(this.renderActions());
+    restoreFocus(focus, this.el);
+  }
+
+  renderNotices() {
+    const v = this.view;
+    const out = [];
+    const me = this.mySeat;
+    if (v.removal_reason) {
+      out.push(h('div', {class: 'notice warn', dataset: {testid: 'removal-reason'}}, t('notice.removal'), ' ', v.removal_reason));
+    }
+    if (v.penalty_die) {
+      out.push(h('div', {class: 'notice'}, t('notice.penaltyDie'), ' ', dieImage(v.penalty_die, 'small')));
+    }
+    if ((v.must_roll_six || []).length) {
+      out.push(h('div', {class: 'notice warn'}, t('notice.rollSix', {who: v.must_roll_six.map((s) => this.name(s)).join(', ')})));
+    }
+    if (v.bonus_die) out.push(h('div', {class: 'notice'}, t('notice.bonusDie')));
+    if (this.interactive && me !== null && me !== undefined && !v.outcome) {
+      const mine = (v.to_act || {})[String(me)];
+      if (mine) out.push(h('div', {class: 'notice you'}, t(`yourTurn.${mine.kind}`)));
+      else if (Object.keys(v.to_act || {}).length) out.push(h('div', {class: 'notice muted'}, t('notice.waiting')));
+    }
+    return h('div', {class: 'notices', 'aria-live': 'polite'}, out,
+      h('div', {class: 'hint', dataset: {testid: 'hint-text'}, hidden: true}));
+  }
+
+  renderMiddle() {
+    const v = this.view;
+    if (v.stacks && v.stacks.length) {
+      return h('div', {class: 'middle'}, h('h2', {class: 'section-title'}, t('middle.stacks')),
+        h('div', {class: 'cards row-cards'}, v.stacks.map((s) => h('div', {class: 'stack'},
+          h('div', {class: 'stack-label'}, t('middle.level', {level: s.level, n: s.size})),
+          s.top ? this.cardEl(s.top, 'row') : h('div', {class: 'card-empty'}, t('middle.empty'))))));
+    }
+    const row = v.row || [];
+    return h('div', {class: 'middle'},
+      h('h2', {class: 'section-title'}, t('middle.row'), ' ', h('span', {class: 'muted small'}, t('middle.deckLeft', {n: v.deck_size}))),
+      h('div', {class: 'cards row-cards', dataset: {testid: 'row'}},
+        row.length ? row.map((c) => this.cardEl(c, 'row')) : h('span', {class: 'muted'}, t('middle.rowEmpty'))));
+  }
+
+  handEl(hand) {
+    const v = this.view;
+    const mine = hand.seat === this.mySeat;
+    const tags = [];
+    if (hand.seat === v.leader) tags.push(h('span', {class: 'tag leader'}, t('hand.leader')));
+    const role = (v.roles || [])[hand.seat];
+    if (role && role.name) {
+      tags.push(h('span', {class: ['tag', 'role', role.face_up ? '' : 'down'], title: role.text || ''},
+        role.name + (role.face_up ? '' : ` (${t('hand.faceDown')})`)));
+    }
+    tags.push(h('span', {class: 'tag'}, t('hand.taken', {n: hand.taken, q: hand.quota})));
+    if (hand.done) tags.push(h('span', {class: 'tag done'}, t('hand.done')));
+    if (hand.must_take) tags.push(h('span', {class: 'tag warn'}, t('hand.mustTake', {card: hand.must_take})));
+    if (hand.must_roll_six) tags.push(h('span', {class: 'tag warn'}, t('hand.mustRollSix')));
+    const decision = (v.to_act || {})[String(hand.seat)];
+    if (decision) tags.push(h('span', {class: 'tag acting'}, t(`decide.${decision.kind}`)));
+    const duds = hand.duds || [];
+    return h('div', {class: ['hand', mine ? 'mine' : ''], dataset: {seat: hand.seat, testid: `hand-${hand.seat}`}},
+      h('div', {class: 'hand-head'},
+        h('span', {class: 'hand-name'}, this.name(hand.seat), mine ? ` (${t('hand.you')})` : ''),
+        h('span', {class: 'signal-slot'}), tags),
+      h('div', {class: 'cards'}, hand.cards.length ? hand.cards.map((c) => this.cardEl(c, 'hand', hand.seat))
+        : h('span', {class: 'muted'}, t('hand.noCards'))),
+      duds.length ? h('div', {class: 'muted small'}, t('hand.duds', {cards: duds.join(' ')})) : null);
+  }
+
+  /**
+   * Elements that did not change are kept from one frame to the next: a click that is under way
+   * when a frame arrives still lands, and the cards do not flicker.
+   */
+  reuse(key, make) {
+    const old = this.keep.get(key);
+    const el = old || make();
+    this.nextKeep.set(key, el);
+    return el;
+  }
+
+  cardEl(card, where, seat = null) {
+    const dice = (card.dice || []).map((d) => (d ? `${d.id}:${d.colours}${d.face}${d.as || ''}` : '-')).join(',');
+    const key = `card|${where}|${seat}|${card.id}|${card.complete ? 1 : 0}|${dice}|${getLang()}|${this.svgs.has(card.id)}`;
+    return this.reuse(key, () => this.makeCard(card, where, seat));
+  }
+
+  makeCard(card, where, seat) {
+    const markup = (this.svgs && this.svgs.get(card.id)) || fallbackCard(card);
+    const wrap = h('div', {class: ['card-wrap', `in-${where}`, card.complete ? 'complete' : '', card.kind === 'spark' ? 'spark' : ''],
+      dataset: {card: card.id, points: card.points}, html: markup});
+    const svg = wrap.querySelector('svg');
+    if (svg) {
+      svg.removeAttribute('width');
+      svg.removeAttribute('height');
+      // a group, not an image: its slots are buttons while a die may go there
+      svg.setAttribute('role', 'group');
+      if (!svg.getAttribute('aria-label')) {
+        svg.setAttribute('aria-label', t('card.aria', {id: card.id, points: card.points, notation: card.notation || ''}));
+      }
+    }
+    if (card.dice && svg) {
+      for (const g of svg.querySelectorAll('g.slot')) {
+        const i = Number(g.dataset.slot);
+        const die = card.dice[i];
+        if (die) {
+          drawDieInSlot(g, die);
+          g.dataset.holds = die.id;
+        }
+        g.dataset.focus = `slot-${card.id}-${i}`;
+      }
+    }
+    if (where === 'hand' && seat !== null) wrap.dataset.seat = seat;
+    return wrap;
+  }
+
+  findDie(id) {
+    if (id === null || id === undefined) return null;
+    const v = this.view;
+    for (const d of [...(v.rolled || []), ...(v.unused || [])]) if (d.id === id) return d;
+    for (const hand of v.hands || []) for (const c of hand.cards) for (const d of c.dice || []) if (d && d.id === id) return d;
+    if (v.penalty_die && v.penalty_die.id === id) return v.penalty_die;
+    return null;
+  }
+
+  // ------------------------------------------------------------ highlights
+  /** Legal slots for the selected die, cards that may be taken, dice that may be given up. */
+  applyHighlights() {
+    const root = this.el;
+    for (const el of root.querySelectorAll('.legal, .cursor, .giveable, .takeable')) {
+      el.classList.remove('legal', 'cursor', 'giveable', 'takeable');
+      if (el.matches('g.slot, .card-wrap')) {
+        el.removeAttribute('tabindex');
+        el.removeAttribute('role');
+        el.removeAttribute('aria-label');
+      }
+    }
+    const placeable = new Set((this.moves.place || []).filter((p) => p.slots.length).map((p) => p.die));
+    for (const b of root.querySelectorAll('.roll button.die')) {
+      b.dataset.legal = this.interactive && placeable.has(Number(b.dataset.die)) ? 'true' : 'false';
+      const on = b.dataset.die !== undefined && Number(b.dataset.die) === this.selected;
+      b.classList.toggle('selected', on);
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
+    }
+    if (!this.interactive) return;
+    const me = this.mySeat;
+    this.legal = [];
+    if (this.selected !== null) {
+      for (const p of this.moves.place || []) {
+        if (p.die !== this.selected) continue;
+        for (const s of p.slots) {
+          const g = root.querySelector(`.hand[data-seat="${me}"] svg.card[data-card="${CSS.escape(p.card)}"] g.slot[data-slot="${s}"]`) ||
+            root.querySelector(`svg.card[data-card="${CSS.escape(p.card)}"] g.slot[data-slot="${s}"]`);
+          if (!g) continue;
+          g.classList.add('legal');
+          makeButton(g, t('slot.aria', {slot: s + 1, card: p.card}));
+          g.dataset.action = `place d${p.die} ${p.card} s${s + 1}`;
+          this.legal.push(g);
+        }
+      }
+    }
+    for (const a of this.actionsOf('give')) {
+      const die = a.die ?? parseAction(a.action).die;
+      const g = root.querySelector(`.hand[data-seat="${me}"] g.slot[data-holds="${die}"]`);
+      if (!g) continue;
+      g.classList.add('giveable');
+      makeButton(g, `${t('act.give')} ${dieName(this.findDie(die))}`);
+      g.dataset.action = a.action;
+    }
+    for (const a of this.actionsOf('take')) {
+      const card = a.card || parseAction(a.action).card;
+      const wrap = root.querySelector(`.middle .card-wrap[data-card="${CSS.escape(card)}"]`);
+      if (!wrap) continue;
+      wrap.classList.add('takeable');
+      makeButton(wrap, `${t('act.take')} ${card}`);
+      wrap.dataset.action = a.action;
+      wrap.dataset.focus = `take-${card}`;
+    }
+    for (const a of this.actionsOf('defuse')) {
+      const card = a.card || parseAction(a.action).card;
+      const wrap = root.querySelector(`.hand .card-wrap[data-card="${CSS.escape(card)}"]`);
+      if (wrap) wrap.classList.add('defusable');
+    }
+    if (this.cursor >= this.legal.length) this.cursor = -1;
+    if (this.cursor >= 0) this.legal[this.cursor].classList.add('cursor');
+  }
+
+  applyHints() {
+    const box = this.el.querySelector('[data-testid="hint-text"]');
+    for (const el of this.el.querySelectorAll('.hinted')) el.classList.remove('hinted');
+    const me = this.mySeat;
+    const hint = (this.hints || []).find((x) => x.seat === me);
+    if (!box) return;
+    if (!hint) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    mount(box, icon('bulb'), ' ',
+      h('b', {}, hint.text || hint.action), hint.reason ? h('span', {class: 'hint-reason'}, ' — ', hint.reason) : null);
+    const a = parseAction(hint.action);
+    if (a.kind === 'place') {
+      const b = this.el.querySelector(`.roll button.die[data-die="${a.die}"]`);
+      if (b) b.classList.add('hinted');
+      const g = this.el.querySelector(`svg.card[data-card="${CSS.escape(a.card)}"] g.slot[data-slot="${a.slot}"]`);
+      if (g) g.classList.add('hinted');
+    } else if (a.kind === 'take' && a.card) {
+      const w = this.el.querySelector(`.middle .card-wrap[data-card="${CSS.escape(a.card)}"]`);
+      if (w) w.classList.add('hinted');
+    } else if (a.die !== null) {
+      const g = this.el.querySelector(`.hand[data-seat="${me}"] g.slot[data-holds="${a.die}"]`);
+      if (g) g.classList.add('hinted');
+      const b = this.el.querySelector(`button[data-action="${CSS.escape(bareAction(hint.action))}"]`);
+      if (b) b.classList.add('hinted');
+    } else {
+      const b = this.el.querySelector(`button[data-action="${CSS.escape(bareAction(hint.action))}"]`);
+      if (b) b.classList.add('hinted');
+    }
+  }
+
+  // --------------------------------------------------------------- signals
+  /** A team signal ({seat, name, signal, die}): a bubble by the sender's name and on the die. */
+  showSignal(sig) {
+    this.signals = this.signals.filter((s) => s.seat !== sig.seat && s.until > Date.now());
+    this.signals.push({...sig, until: Date.now() + SIGNAL_MS});
+    this.applySignals();
+    setTimeout(() => this.applySignals(), SIGNAL_MS + 50);
+  }
+
+  applySignals() {
+    const now = Date.now();
+    this.signals = this.signals.filter((s) => s.until > now);
+    for (const el of this.el.querySelectorAll('.bubble')) el.remove();
+    for (const s of this.signals) {
+      const label = t(`signal.${s.signal}`);
+      const slot = this.el.querySelector(`.hand[data-seat="${s.seat}"] .signal-slot`);
+      if (slot) slot.append(h('span', {class: `bubble sig-${s.signal}`, role: 'status'}, label));
+      if (s.die !== null && s.die !== undefined) {
+        const b = this.el.querySelector(`.roll [data-die="${s.die}"]`);
+        if (b) b.append(h('span', {class: `bubble on-die sig-${s.signal}`, title: `${s.name || this.name(s.seat)}: ${label}`},
+          `${initials(s.name || this.name(s.seat))}: ${label}`));
+      }
+    }
+  }
+
+  // ----------------------------------------------------------- interaction
+  select(id) {
+    this.selected = id;
+    this.cursor = -1;
+    this.applyHighlights();
+    this.applyHints();
+    this.refreshActions();
+    this.onSelect(id);
+  }
+
+  toggle(id) {
+    this.select(this.selected === id ? null : id);
+  }
+
+  clear() {
+    this.rethrow.clear();
+    this.select(null);
+  }
+
+  activate(el) {
+    if (!el || !el.dataset.action) return false;
+    this.send(el.dataset.action);
+    if (el.matches('g.slot.legal')) this.selected = null;
+    return true;
+  }
+
+  onClick(e) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    if (!this.interactive) return;
+    const die = e.target.closest('.roll button.die.free');
+    if (die) {
+      this.toggle(Number(die.dataset.die));
+      return;
+    }
+    const target = e.target.closest('g.slot.legal, g.slot.giveable, .card-wrap.takeable');
+    if (target) this.activate(target);
+  }
+
+  onElementKey(e) {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const target = e.target.closest && e.target.closest('g.slot.legal, g.slot.giveable, .card-wrap.takeable');
+    if (target) {
+      e.preventDefault();
+      e.stopPropagation(); // the page's own Enter (keyboard cursor) must not send it a second time
+      this.activate(target);
+    }
+  }
+
+  /** Page-wide keys (digits, arrows, Enter, D, T, Escape); returns true when used. */
+  handleKey(e) {
+    if (!this.interactive || !this.view) return false;
+    // numbered as they are drawn: the roll's order
+    const unplaced = new Set(this.view.unplaced || []);
+    const free = (this.view.rolled || []).map((d) => d.id).filter((id) => unplaced.has(id));
+    if (/^[1-9]$/.test(e.key)) {
+      const id = free[Number(e.key) - 1];
+      if (id === undefined) return false;
+      this.select(id);
+      if (this.legal && this.legal.length) {
+        // the first place it may go is ready: Enter puts it there, arrows move on
+        this.cursor = 0;
+        this.applyHighlights();
+        this.legal[0].focus({preventScroll: false});
+      } else {
+        const b = this.el.querySelector(`.roll button.die[data-die="${id}"]`);
+        if (b) b.focus({preventScroll: true});
+      }
+      return true;
+    }
+    if (['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'].includes(e.key) && this.legal && this.legal.length) {
+      const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : -1;
+      this.cursor = this.cursor < 0 ? (step > 0 ? 0 : this.legal.length - 1)
+        : (this.cursor + step + this.legal.length) % this.legal.length;
+      this.applyHighlights();
+      this.legal[this.cursor].focus({preventScroll: false});
+      return true;
+    }
+    if (e.key === 'Enter' && this.cursor >= 0 && this.legal && this.legal[this.cursor]) {
+      return this.activate(this.legal[this.cursor]);
+    }
+    if (e.key === 'd' || e.key === 'D') {
+      const a = this.actionsOf('done')[0];
+      if (a) this.send(a.action);
+      return Boolean(a);
+    }
+    if (e.key === 't' || e.key === 'T') {
+      const w = this.el.querySelector('.card-wrap.takeable');
+      if (w) return this.activate(w);
+      return false;
+    }
+    if (e.key === 'Escape') {
+      this.clear();
+      return true;
+    }
+    return false;
+  }
+
+  // Dragging a die: pointer events work for mouse and touch alike (HTML drag-and-drop does not
+  // reach SVG slots on touch screens).
+  onPointerDown(e) {
+    if (!this.interactive || e.button !== 0) return;
+    const die = e.target.closest('.roll button.die.free');
+    if (!die) return;
+    const id = Number(die.dataset.die);
+    const start = {x: e.clientX, y: e.clientY};
+    let ghost = null;
+    const move = (ev) => {
+      if (!ghost) {
+        if (Math.hypot(ev.clientX - start.x, ev.clientY - start.y) < 8) return;
+        if (this.selected !== id) this.select(id);
+        ghost = h('div', {class: 'drag-ghost', html: die.innerHTML});
+        document.body.append(ghost);
+      }
+      ghost.style.transform = `translate(${ev.clientX - 28}px, ${ev.clientY - 28}px)`;
+      const over = document.elementFromPoint(ev.clientX, ev.clientY);
+      for (const g of this.el.querySelectorAll('g.slot.drop')) g.classList.remove('drop');
+      const g = over && over.closest && over.closest('g.slot.legal');
+      if (g) g.classList.add('drop');
+    };
+    const up = (ev) => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      window.removeEventListener('pointercancel', up);
+      if (!ghost) return;
+      ghost.remove();
+      this.suppressClick = true;
+      setTimeout(() => { this.suppressClick = false; }, 0);
+      const over = document.elementFromPoint(ev.clientX, ev.clientY);
+      const g = over && over.closest && over.closest('g.slot.legal');
+      if (g) this.activate(g);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+    window.addEventListener('pointercancel', up);
+  }
+}
+
+function makeButton(el, label) {
+  el.setAttribute('tabindex', '0');
+  el.setAttribute('role', 'button');
+  el.setAttribute('aria-label', label);
+}
+
+function swatch(c) {
+  const parts = String(c).split('/');
+  const bg = parts.length > 1 ? `linear-gradient(90deg, ${HEX[parts[0]]} 50%, ${HEX[parts[1]]} 50%)` : HEX[parts[0]] || '#777';
+  const ink = parts.length === 1 && parts[0] === 'Y' ? '#111' : '#fff';
+  return `background:${bg};color:${ink}`;
+}
+
+function initials(name) {
+  return String(name).split(/\s+/).map((w) => w[0] || '').join('').slice(0, 3).toUpperCase();
+}
+
+/** A fuse card that went off: its symbol (colour or number) or its effect, as a chip. */
+export function fuseChip(f) {
+  if (f.effect && f.effect !== 'symbol') {
+    return h('span', {class: 'fuse-chip text', title: f.shows || ''}, t(`effect.${f.effect}`));
+  }
+  const shows = String(f.shows || '').split(/\s+/).filter(Boolean);
+  return h('span', {class: 'fuse-chip', title: `${f.id}: ${f.shows}`},
+    shows.map((s) => (/^[RBGYK]$/.test(s) ? h('span', {class: 'swatch', style: swatch(s)}, s) : h('span', {class: 'num'}, s))));
+}
+
+export {swatch};

@@ -1,0 +1,143 @@
+// #/tutorial: lessons on a real table; the server judges each try.
+import {h, mount} from './dom.js';
+import {t, getLang} from './i18n.js';
+import {api} from './api.js';
+import {Table} from './table.js';
+import {markPage, toast} from './ui.js';
+import {play} from './sound.js';
+
+export class TutorialPage {
+  constructor(root) {
+    this.root = root;
+    this.lessons = null;
+    this.index = 0;
+    this.lang = null;
+    this.error = null;
+    this.table = new Table({interactive: true, send: (a) => this.attempt(a)});
+    this.load();
+  }
+
+  async load() {
+    this.lang = getLang();
+    try {
+      const res = await api.tutorial(this.lang);
+      const first = this.lessons === null;
+      this.lessons = res.lessons || [];
+      this.error = null;
+      // a language switch only changes the words: the lesson and the progress in it stay
+      if (first || !this.current) {
+        this.index = 0;
+        this.reset();
+      }
+    } catch (e) {
+      this.error = e.message;
+    }
+    this.render();
+  }
+
+  get lesson() {
+    return this.lessons ? this.lessons[this.index] : null;
+  }
+
+  reset() {
+    const l = this.lesson;
+    this.ok = false;
+    this.message = null;
+    this.events = [];
+    this.busy = false;
+    if (l) this.current = {view: l.view, moves: l.moves || {place: [], actions: []}};
+  }
+
+  async attempt(action) {
+    const l = this.lesson;
+    if (!l || this.busy) return;
+    this.busy = true;
+    try {
+      const res = await api.tryLesson(l.id, action, getLang());
+      this.message = res.message || '';
+      this.events = (res.events || []).map((e) => (typeof e === 'string' ? e : e.text));
+      // every try is judged from the lesson's position: after a miss the table stays there; after
+      // the right move it shows the result, read-only
+      if (res.ok) {
+        this.ok = true;
+        if (res.view) this.current = {view: res.view, moves: {place: [], actions: []}};
+      }
+      play(res.ok ? 'defuse' : 'error');
+    } catch (e) {
+      toast(e.message);
+    }
+    this.busy = false;
+    this.renderLesson();
+  }
+
+  go(i) {
+    if (!this.lessons) return;
+    this.index = Math.max(0, Math.min(this.lessons.length - 1, i));
+    this.reset();
+    this.render();
+  }
+
+  render() {
+    markPage('tutorial');
+    if (this.lang !== getLang() && this.lessons !== null) {
+      this.load(); // the lessons' text comes from the server in the chosen language
+      return;
+    }
+    if (this.error) {
+      mount(this.root, h('section', {class: 'panel narrow'}, h('h1', {}, t('tutorial.title')), h('p', {class: 'error'}, this.error)));
+      return;
+    }
+    if (!this.lessons) {
+      mount(this.root, h('p', {class: 'muted'}, t('loading')));
+      return;
+    }
+    this.lessonEl = h('div', {class: 'lesson'});
+    mount(this.root, h('div', {class: 'tutorial'},
+      h('nav', {class: 'panel lessons', 'aria-label': t('tutorial.lessons')},
+        h('h2', {}, t('tutorial.title')),
+        h('ol', {}, this.lessons.map((l, i) => h('li', {},
+          h('button', {type: 'button', class: ['link-btn', i === this.index ? 'current' : ''],
+            'aria-current': i === this.index ? 'step' : null, dataset: {testid: `lesson-${i}`},
+            onclick: () => this.go(i)}, l.title))))),
+      this.lessonEl));
+    this.renderLesson();
+  }
+
+  renderLesson() {
+    const l = this.lesson;
+    if (!this.lessonEl) return;
+    if (!l) {
+      mount(this.lessonEl, h('p', {class: 'muted'}, t('tutorial.none')));
+      return;
+    }
+    const last = this.index >= this.lessons.length - 1;
+    mount(this.lessonEl,
+      h('section', {class: 'panel lesson-text'},
+        h('p', {class: 'muted small'}, t('tutorial.lessonN', {n: this.index + 1, total: this.lessons.length})),
+        h('h1', {dataset: {testid: 'lesson-title'}}, l.title),
+        h('div', {class: 'lesson-body'}, String(l.text || '').split(/\n{2,}/).map((p) => h('p', {}, p))),
+        l.goal ? h('p', {class: 'goal'}, h('b', {}, t('tutorial.goal')), ' ', l.goal) : null,
+        this.message !== null ? h('div', {class: ['notice', this.ok ? 'ok' : 'warn'], role: 'status',
+          dataset: {testid: 'tutorial-message', ok: this.ok ? 'true' : 'false'}}, this.message) : null,
+        this.events.length ? h('ul', {class: 'step-events'}, this.events.map((x) => h('li', {}, x))) : null,
+        h('div', {class: 'lesson-nav'},
+          h('button', {type: 'button', class: 'btn', disabled: this.index === 0, dataset: {testid: 'prev-lesson'},
+            onclick: () => this.go(this.index - 1)}, t('tutorial.prev')),
+          h('button', {type: 'button', class: 'btn ghost', dataset: {testid: 'reset-lesson'},
+            onclick: () => { this.reset(); this.renderLesson(); }}, t('tutorial.reset')),
+          last && this.ok ? h('a', {class: 'btn primary', href: '#/', dataset: {testid: 'tutorial-finish'}}, t('tutorial.finish'))
+            : h('button', {type: 'button', class: 'btn primary', disabled: !this.ok || last, dataset: {testid: 'tutorial-next'},
+              onclick: () => this.go(this.index + 1)}, t('tutorial.next')))),
+      this.table.el);
+    // the lessons are played from the first seat
+    this.table.update({view: this.current.view, moves: this.current.moves, hints: null, names: [],
+      seat: this.current.view.seat ?? 0});
+  }
+
+  handleKey(e) {
+    if (e.key === 'Enter' && e.target && e.target.closest && e.target.closest('button, a')) return false;
+    return this.table.handleKey(e);
+  }
+
+  destroy() {}
+}
