@@ -132,7 +132,7 @@ def test_a_whole_game_against_bots_ends_on_the_score_screen_and_in_the_log(base:
     expect(end).to_be_visible(timeout=180_000)
     total = page.get_by_test_id("score-total").inner_text()
     assert re.fullmatch(r"\d+", total.strip())
-    expect(page.get_by_test_id("fuse-alert")).to_be_hidden(timeout=10_000)
+    expect(page.locator(".fuse-alert.show")).to_have_count(0, timeout=10_000)  # the fuse card has faded
     shot(page, "end")
     page.get_by_test_id("log-link").click()
     expect(page.locator("[data-page='replay']")).to_have_count(1)
