@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -744,6 +745,12 @@ def serve(
 
         if not 1 <= port <= 65535:
             _fail(f"--port must be from 1 to 65535, not {port}")
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            try:
+                probe.bind((host, port))
+            except OSError as e:  # uvicorn would log a traceback-like error and exit
+                _fail(f"cannot listen on {host}:{port}: {e.strerror or e} (try another --port)")
         try:
             web = create_app(db)
         except StorageError as e:

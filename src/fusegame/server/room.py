@@ -14,6 +14,7 @@ reads no clock of its own: the game's time is ``scheduler.now() - start``.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import secrets
 from collections.abc import Callable
@@ -48,6 +49,8 @@ from fusegame.rules.actions import Place as PlaceAction
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction, new_game
 from fusegame.server.options import RoomOptions
+
+log = logging.getLogger("fusegame.server")
 
 #: The largest message a client may send (a chat line or an action is far smaller).
 MAX_MESSAGE = 4096
@@ -293,6 +296,9 @@ class Room:
             self.error(client, "illegal", str(e))
         except _BadMessage as e:
             self.error(client, "bad_message", str(e))
+        except Exception:  # a bug must cost one message, never the room or the socket
+            log.exception("room %s: message %r failed", self.code, text[:200])
+            self.error(client, "internal", "the server could not handle that message; the game goes on")
 
     def _on_ready(self, seat: int, msg: dict[str, Any]) -> None:
         if self.status != "lobby":
@@ -525,11 +531,14 @@ class Room:
         dec = m.state.to_act().get(seat)
         if dec is None or not self.seats[seat].bot_plays:
             return
-        action = self._bot_choice(seat)
         try:
+            action = self._bot_choice(seat)
             self.apply(action)
-        except IllegalAction:  # cannot happen with a fresh plan; keep the match going regardless
-            self.apply(m.state.legal_actions(seat)[0])
+        except Exception:  # a planner failure must not stall the table: play any legal move
+            log.exception("room %s: the bot in seat %d failed; it plays a legal move instead",
+                          self.code, seat)
+            if m.state.outcome is None and seat in m.state.to_act():
+                self.apply(m.state.legal_actions(seat)[0])
 
     def _bot_choice(self, seat: int) -> Action:
         m = self.match
