@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from pgserver import free_port
 
 pytestmark = pytest.mark.timeout(60)
