@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from liveserver import live_server
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from liveserver import live_server
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -59,7 +60,7 @@ def create_room(page: Page, base: str, *, players: int = 2, bots_fast: bool = Tr
                 difficulty: str = "training") -> str:
     """Fill in the home page's form as a person would and create the room; returns its code."""
     page.goto(base + "/")
-    page.get_by_test_id("opt-players").fill(str(players)) if page.get_by_test_id("opt-players").count() else None
+    page.get_by_test_id("opt-players").fill(str(players))
     page.get_by_test_id("opt-difficulty").select_option(difficulty)
     if bots_fast:
         page.get_by_test_id("opt-bot-delay").fill("50")
@@ -118,7 +119,8 @@ def test_two_browsers_join_one_room_and_place_dice_together(base: str, browser: 
         b_ctx.close()
 
 
-def test_a_whole_game_against_bots_ends_on_the_score_screen_and_in_the_log(base: str, context: BrowserContext) -> None:
+def test_a_whole_game_against_bots_ends_on_the_score_screen_and_in_the_log(
+        base: str, context: BrowserContext) -> None:
     page = context.new_page()
     create_room(page, base, players=3, difficulty="standard")
     join_seat(page, "Ana")
