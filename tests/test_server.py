@@ -266,6 +266,24 @@ def test_reload_returns_the_player_to_their_seat(client: TestClient) -> None:
             assert back["seq"] == seq and back["moves"]["place"]
 
 
+def test_a_person_who_left_the_lobby_can_be_replaced_by_a_bot(client: TestClient) -> None:
+    code = new_room(client)
+    ta, tb = join(client, code, "Ana"), join(client, code, "Bo")
+    with client.websocket_connect(f"/ws/{code}?token={ta}") as a:
+        with client.websocket_connect(f"/ws/{code}?token={tb}") as b:
+            until(b, is_type("welcome"))
+            a.send_json({"type": "bot", "seat": 1, "on": True})
+            assert until(a, is_type("error"))["code"] == "not_now"  # Bo is here
+        until(a, lambda m: m["type"] == "room" and not m["room"]["seats"][1]["connected"])
+        a.send_json({"type": "bot", "seat": 1, "on": True})
+        room = until(a, lambda m: m["type"] == "room" and m["room"]["seats"][1]["kind"] == "bot")
+        assert room["room"]["seats"][1]["name"] == "Bot 2"
+        a.send_json({"type": "ready", "ready": True})
+        assert first_state(a)["seq"] == 1
+    with client.websocket_connect(f"/ws/{code}?token={tb}") as b:  # Bo's old token: now a spectator
+        assert until(b, is_type("welcome"))["seat"] is None
+
+
 def test_a_bot_takes_over_for_a_player_who_left_and_hands_back(client: TestClient) -> None:
     code = new_room(client)
     ta, tb = join(client, code, "Ana"), join(client, code, "Bo")

@@ -324,8 +324,9 @@ class Room:
             raise _BadMessage('"on" must be true or false')
         s = self.seats[target]
         if self.status == "lobby":
-            if on and s.kind == "open":
-                s.kind, s.name = "bot", f"Bot {s.index + 1}"
+            if on and (s.kind == "open" or (s.kind == "human" and s.connections == 0 and target != seat)):
+                # a person who left the lobby can be replaced, or the game could never start
+                s.kind, s.name, s.token, s.ready = "bot", f"Bot {s.index + 1}", "", False
             elif not on and s.kind == "bot":
                 s.kind, s.name = "open", ""
             else:
