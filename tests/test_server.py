@@ -18,7 +18,8 @@ from fusegame import GameConfig, Place, new_game
 from fusegame.record import GameRecord, final_state
 from fusegame.scenario import scenario_from_data
 from fusegame.server.app import create_app
-from fusegame.server.options import RoomOptions
+from fusegame.server.options import RoomOptions, parse_options
+from fusegame.server.room import Room
 from liveserver import live_server
 from pgserver import postgres_url  # noqa: F401
 
@@ -481,3 +482,52 @@ def test_a_game_is_stored_in_postgresql(postgres_url: str) -> None:  # noqa: F81
     with TestClient(create_app(postgres_url)) as c:
         games = c.get("/api/log?players=1").json()["games"]
         assert any(g["id"] == over["log_id"] and g["names"] == ["Ana"] for g in games)
+
+
+class _ManualClock:
+    """A scheduler whose time a test moves by hand (timers are kept, not run)."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def now(self) -> float:
+        return self.t
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Any:
+        return _NoTimer()
+
+
+class _NoTimer:
+    def cancel(self) -> None:
+        pass
+
+
+class _Socket:
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.frames: list[Frame] = []
+
+    def send(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+
+def test_hints_and_bots_follow_the_server_clock_when_a_role_decision_comes_back() -> None:
+    # Countdown, the leader's role active: the planner's remembered role decision must carry the
+    # time of the moment it is used, not of the moment it was first worked out
+    clock = _ManualClock()
+    room = Room("AAAAA", parse_options({"game": "countdown", "players": 2, "hints": True, "seed": 19}), clock)
+    room.join("Ana")
+    room.join("Bo")
+    socks = [_Socket(0), _Socket(1)]
+    for s in socks:
+        room.connect(s)
+        room.handle(s, '{"type": "ready"}')
+    state = room.match.state  # type: ignore[union-attr]
+    assert state.active_ability() is not None
+    other = socks[1 - state.leader]
+    clock.t += 1.0
+    before = len(other.frames)
+    room.handle(other, '{"type": "act", "action": "done"}')
+    answer = other.frames[before:]
+    assert [f["type"] for f in answer] == ["state"] and answer[0]["hints"]
+    assert all(h["action"] is None or h["action"].endswith("@1000") for h in answer[0]["hints"])

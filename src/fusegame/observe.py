@@ -91,11 +91,13 @@ def score_so_far(state: GameState) -> dict[str, int]:
     return score(False, None, points, len(state.fuses_activated), len(state.sparks_defused)).to_dict()
 
 
-def observation(state: GameState, seat: int) -> dict[str, Any]:
+def observation(state: GameState, seat: int, *, legal_actions: bool = True) -> dict[str, Any]:
     """The view of the game that the player in ``seat`` (0-based) is entitled to, as plain data.
 
     Two states that differ only in hidden information (deck order, spark deck order, generator
-    state, faces of dice in the bag) give equal observations.
+    state, faces of dice in the bag) give equal observations. ``legal_actions=False`` leaves out
+    the seat's legal actions (the only part that differs between seats), for callers that share
+    one view among several players.
     """
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise ValueError(f"there is no seat {seat!r} in a {state.players}-player game")
@@ -163,7 +165,7 @@ def observation(state: GameState, seat: int) -> dict[str, Any]:
         "removal_reason": state.removal_reason if state.removals else None,
         "to_act": {str(s): {"kind": dec.kind, "options": list(dec.options)}
                    for s, dec in state.to_act().items()},
-        "legal_actions": [str(a) for a in state.legal_actions(seat)],
+        "legal_actions": [str(a) for a in state.legal_actions(seat)] if legal_actions else None,
         "score": score_so_far(state),
         "outcome": state.outcome.to_dict() if state.outcome else None,
     }

@@ -39,6 +39,7 @@ from fusegame.rules.actions import (
     ReturnFree,
     RollSix,
     TakeCard,
+    with_time,
 )
 from fusegame.rules.config import Setup
 from fusegame.rules.state import Decision, GameState, Phase
@@ -482,7 +483,10 @@ class TeamPlanner:
         memo_key = (state.turn, tuple(state.free), tuple(state.types[d] for d in state.free),
                     tuple(state.temp.items()), state.role_uses, tuple(state.taken))
         if memo_key in self._role_seen:
-            return self._role_seen[memo_key]
+            seen = self._role_seen[memo_key]
+            # the same position may come back later in real time (a person acted in between):
+            # the decision stands, the time it carries must be now's
+            return None if seen is None else with_time(seen, state.time_ms)
         base = self.plan(state)
         choice: Action | None = None
         if not base.unused and all(m.gain >= 1.0 for m in base.moves):

@@ -392,7 +392,7 @@ def _replay_view(rec: GameRecord, step: int) -> dict[str, Any]:
     state = rec.initial_state()
     for action in rec.actions[:step]:
         state.apply(action)
-    view = observation(state, 0)
+    view = observation(state, 0, legal_actions=False)
     view["seat"] = None
     del view["legal_actions"]
     return {"step": step, "view": view}

@@ -457,7 +457,7 @@ class Room:
         m = self.match
         assert m is not None
         if self._frame is None or self._frame[0] != self.seq:
-            view = observation(m.state, 0)
+            view = observation(m.state, 0, legal_actions=False)
             view["seat"] = None
             del view["legal_actions"]
             self._frame = (self.seq, dumps(view), dumps(self._events), dumps(self._hints))

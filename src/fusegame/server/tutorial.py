@@ -57,7 +57,7 @@ class Lesson:
 
 
 def _view(state: GameState) -> dict[str, Any]:
-    view = observation(state, 0)
+    view = observation(state, 0, legal_actions=False)
     del view["legal_actions"]
     return view
 

@@ -172,7 +172,7 @@ export class HomePage {
       const res = await api.createRoom(body);
       location.hash = `#/room/${res.code}`;
     } catch (err) {
-      toast(err.message);
+      toast(`${t('home.createFailed')} ${err.message}`);
       button.disabled = false;
     }
   }

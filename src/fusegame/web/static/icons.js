@@ -9,8 +9,9 @@ export const ICONS = {
   bot: svg('<rect x="4" y="8" width="16" height="11" rx="3"/><path d="M12 4v4M9 13h.01M15 13h.01M9 16h6"/>'),
   bulb: svg('<path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-4 10.5c.7.7 1 1.5 1 2.5h6c0-1 .3-1.8 1-2.5A6 6 0 0 0 12 3z"/>'),
   first: svg('<path d="M6 5v14M18 5l-9 7 9 7z" fill="currentColor"/>'),
-  prev: svg('<path d="M16 5l-9 7 9 7z" fill="currentColor"/>'),
-  next: svg('<path d="M8 5l9 7-9 7z" fill="currentColor"/>'),
+  // one step: a chevron, so that "next" cannot be taken for "play"
+  prev: svg('<path d="M15 5l-7 7 7 7"/>'),
+  next: svg('<path d="M9 5l7 7-7 7"/>'),
   last: svg('<path d="M18 5v14M6 5l9 7-9 7z" fill="currentColor"/>'),
   play: svg('<path d="M7 4l13 8-13 8z" fill="currentColor"/>'),
   pause: svg('<path d="M7 4h3v16H7zM14 4h3v16h-3z" fill="currentColor"/>'),

@@ -3,6 +3,7 @@ import {h} from './dom.js';
 import {t} from './i18n.js';
 import {toast} from './ui.js';
 import {icon} from './icons.js';
+import {gameTitle} from './words.js';
 
 const NAME_KEY = 'fuse.name';
 
@@ -114,7 +115,7 @@ export function renderLobby(ctx) {
   const opts = room ? room.options || {} : {};
   const summary = [];
   if (room) {
-    summary.push(room.title || '');
+    summary.push(gameTitle(opts, room.title || ''));
     if (opts.difficulty) summary.push(t(`difficulty.${opts.difficulty}`));
     summary.push(t('lobby.playersN', {n: seats.length}));
     if (opts.timed === false) summary.push(t('opt.untimed'));
@@ -148,6 +149,7 @@ export function renderLobby(ctx) {
       h('section', {class: 'panel join-panel'},
         seated
           ? [h('h2', {}, t('lobby.youAre', {name: me ? me.name : '', n: seat + 1})), h('p', {class: 'muted'}, t('lobby.seatedHelp'))]
-          : [h('h2', {}, t('lobby.joinTitle')), h('p', {class: 'muted', dataset: {testid: 'spectator-note'}}, t('lobby.spectator')),
-            openSeats ? joinForm : h('p', {}, t('lobby.full'))])));
+          : [h('h2', {}, t('lobby.joinTitle')), h('p', {class: 'muted', dataset: {testid: 'spectator-note'}},
+            openSeats ? t('lobby.spectator') : t('lobby.fullWatch')),
+          openSeats ? joinForm : null])));
 }

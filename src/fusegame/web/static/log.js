@@ -3,6 +3,7 @@ import {h, mount, mmss} from './dom.js';
 import {t, getLang} from './i18n.js';
 import {api} from './api.js';
 import {markPage, toast} from './ui.js';
+import {gameTitle} from './words.js';
 
 const GAMES = ['fuse', 'countdown', 'integrated', 'epic'];
 const DIFFICULTIES = ['training', 'standard', 'expert', 'elite', 'insane', 'heroic'];
@@ -87,7 +88,7 @@ export class LogPage {
     return h('tr', {class: ['clickable', e.won ? 'won' : 'lost'], tabindex: 0, dataset: {testid: 'log-row', id: e.id},
       onclick: open, onkeydown: (ev) => { if (ev.key === 'Enter') open(); }},
     h('td', {}, formatDate(e.finished_at)),
-    h('td', {}, h('a', {href: `#/log/${e.id}`, tabindex: -1}, e.title || t(`game.${e.game}`)),
+    h('td', {}, h('a', {href: `#/log/${e.id}`, tabindex: -1}, gameTitle(e.options || {game: e.game}, e.title || e.game)),
       e.official === false ? h('span', {class: 'tag'}, t('log.practice')) : null),
     h('td', {}, playersText(e), e.bots ? h('span', {class: 'muted small'}, ` (${t('log.bots', {n: e.bots})})`) : null),
     h('td', {}, t(`difficulty.${e.difficulty}`)),
@@ -105,6 +106,6 @@ export class LogPage {
         onclick: () => { location.hash = `#/log/${e.id}`; },
         onkeydown: (ev) => { if (ev.key === 'Enter') location.hash = `#/log/${e.id}`; }},
       h('td', {}, i + 1), h('td', {class: 'num'}, h('b', {}, e.score ? e.score.total : '')),
-      h('td', {}, e.title || t(`game.${e.game}`)), h('td', {}, playersText(e)), h('td', {}, t(`difficulty.${e.difficulty}`))))));
+      h('td', {}, gameTitle(e.options || {game: e.game}, e.title || e.game)), h('td', {}, playersText(e)), h('td', {}, t(`difficulty.${e.difficulty}`))))));
   }
 }

@@ -4,12 +4,37 @@ import {t, tOr} from './i18n.js';
 import {Table} from './table.js';
 import {ShipComputer} from './computer.js';
 import {play} from './sound.js';
-import {cardSvg} from './api.js';
+import {cardSvg, api} from './api.js';
 import {icon} from './icons.js';
 import {dieName} from './dice.js';
+import {eventText, gameTitle, symbolWords} from './words.js';
+import {toast} from './ui.js';
 
 const MAX_EVENTS = 200;
 const MAX_CHAT = 30;
+//: the server's wait before it makes a penalty choice itself (GET /api/options says it exactly)
+const CHOICE_MS = 10000;
+
+// The ship's log and the team talk outlive a reload of the page: the server sends a returning
+// player only the table as it is now, not what was said and done before.
+const logKey = (code) => `fuse.log.${code}`;
+
+function loadLog(code) {
+  try {
+    const raw = sessionStorage.getItem(logKey(code));
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveLog(code, data) {
+  try {
+    sessionStorage.setItem(logKey(code), JSON.stringify(data));
+  } catch {
+    /* private mode or full: the log lasts as long as the page */
+  }
+}
 
 /** Scores come as the view's {win_bonus, ...} or the log's {win, ...}: one shape for display. */
 export function normScore(s) {
@@ -37,9 +62,15 @@ export class PlayView {
   constructor(ctx) {
     this.ctx = ctx;
     this.computer = new ShipComputer();
-    this.table = new Table({interactive: true, send: (a) => ctx.act(a), onSelect: () => this.updateAbout()});
-    this.events = [];
-    this.chat = [];
+    this.table = new Table({interactive: true, send: (a) => ctx.act(a), onSelect: () => this.updateAbout(),
+      choiceMs: CHOICE_MS});
+    api.options().then((o) => {
+      if (o && Number.isFinite(o.choice_timeout_s)) this.table.choiceMs = o.choice_timeout_s * 1000;
+    }).catch(() => { /* the usual 10 s */ });
+    const saved = loadLog(ctx.code);
+    this.events = saved && Array.isArray(saved.events) ? saved.events : [];
+    this.chat = saved && Array.isArray(saved.chat) ? saved.chat : [];
+    this.savedSeq = saved ? saved.seq || 0 : 0;
     this.outcome = null;
     this.logId = null;
     this.frame = null;
@@ -82,6 +113,13 @@ export class PlayView {
   // --------------------------------------------------------------- frames
   /** A state frame; resolves once the table shows it. */
   onState(frame) {
+    if (!this.frame && frame.seq < this.savedSeq) {
+      // a log kept from another game in a room of the same code (the server restarted)
+      this.events = [];
+      this.chat = [];
+      this.renderEvents();
+      this.renderChatList();
+    }
     this.frame = frame;
     this.computer.update(frame.clock, frame.view);
     for (const ev of frame.events || []) this.onEvent(ev);
@@ -90,6 +128,7 @@ export class PlayView {
     this.renderTop();
     this.renderPlayers();
     if (frame.view.outcome && !this.outcome) this.finish(frame.view.outcome, null);
+    this.save();
     return drawn;
   }
 
@@ -121,6 +160,16 @@ export class PlayView {
     if (scroll) this.endEl.scrollIntoView({behavior: 'smooth', block: 'start'});
   }
 
+  save() {
+    saveLog(this.ctx.code, {seq: this.frame ? this.frame.seq : 0, events: this.events, chat: this.chat});
+  }
+
+  nameOf(seat) {
+    const room = this.ctx.room();
+    const s = room && room.seats[seat];
+    return (s && s.name) || t('player.n', {n: seat + 1});
+  }
+
   onEvent(ev) {
     this.events.push(ev);
     if (this.events.length > MAX_EVENTS) this.events.shift();
@@ -144,27 +193,41 @@ export class PlayView {
         play('alarm');
         this.showFuse(ev);
         break;
+      case 'not_six':
+      case 'six_rolled':
+        if (ev.seat === this.ctx.seat()) {
+          toast(ev.kind === 'six_rolled' ? t('six.got') : t('six.rolled', {face: ev.face}), 'info');
+        }
+        break;
       default:
         break;
     }
   }
 
   eventItem(ev) {
-    return h('li', {class: `ev ev-${ev.kind}`}, ev.text || ev.kind);
+    let text;
+    if (ev.kind === 'signal') {
+      // drawn at render time, so that a language switch rewords it
+      text = `${ev.name || this.nameOf(ev.seat)}: ${t(`signal.${ev.signal}`)}` + (ev.about ? ` (${dieName(ev.about)})` : '');
+    } else {
+      text = eventText(ev, (seat) => this.nameOf(seat));
+    }
+    return h('li', {class: `ev ev-${ev.kind}`}, text);
   }
 
   onChat(msg) {
     this.chat.push(msg);
     if (this.chat.length > MAX_CHAT) this.chat.shift();
     this.renderChatList();
+    this.save();
   }
 
   onSignal(msg) {
     this.table.showSignal(msg);
-    const label = t(`signal.${msg.signal}`);
     const die = msg.die !== null && msg.die !== undefined ? this.table.findDie(msg.die) : null;
-    this.onEvent({kind: 'signal', text: `${msg.name || t('player.n', {n: msg.seat + 1})}: ${label}` +
-      (die ? ` (${dieName(die)})` : '')});
+    this.onEvent({kind: 'signal', seat: msg.seat, name: msg.name, signal: msg.signal,
+      about: die ? {colours: die.colours, face: die.face, as: die.as || null} : null});
+    this.save();
   }
 
   /** A fuse card going off: shown big for two seconds with its effect. */
@@ -174,7 +237,8 @@ export class PlayView {
       el = h('div', {class: 'fuse-alert', role: 'alert', dataset: {testid: 'fuse-alert'}});
       document.body.append(el);
     }
-    const effect = ev.effect && ev.effect !== 'symbol' ? t(`effect.${ev.effect}`) : t('effect.symbolLong', {shows: ev.shows || ''});
+    const effect = ev.effect && ev.effect !== 'symbol' ? t(`effect.${ev.effect}`)
+      : t('effect.symbolLong', {shows: symbolWords(ev.shows || '')});
     const art = h('div', {class: 'fuse-art'});
     mount(el, h('div', {class: 'fuse-panel'}, h('div', {class: 'fuse-title'}, t('fuse.alert')), art,
       h('div', {class: 'fuse-effect'}, effect)));
@@ -199,7 +263,7 @@ export class PlayView {
     mount(this.topEl,
       this.computer.box,
       h('div', {class: 'top-info'},
-        h('div', {class: 'game-title'}, room ? room.title : '', ' ',
+        h('div', {class: 'game-title'}, room ? gameTitle(room.options, room.title) : '', ' ',
           h('span', {class: 'muted small'}, t('play.room'), ' ', h('span', {dataset: {testid: 'room-code'}}, this.ctx.code))),
         v ? h('div', {class: 'muted small'}, t(`difficulty.${v.difficulty}`), ' · ', t('lobby.playersN', {n: v.players}),
           seat === null ? [' · ', h('span', {class: 'pill'}, t('play.spectating'))] : null) : null,
@@ -276,6 +340,7 @@ export class PlayView {
       disabled: seat === null, dataset: {testid: 'chat-input'}});
     this.chatList = h('ol', {class: 'chat-list', dataset: {testid: 'chat-list'}});
     mount(this.talkEl, h('h2', {}, t('play.talk')),
+      seat === null ? h('p', {class: 'muted small'}, t('talk.spectator')) : null,
       h('div', {class: 'signals'}, sig('need'), sig('take'), sig('wait'),
         h('span', {class: 'muted small', dataset: {testid: 'signal-about'}}, about)),
       this.chatList,
@@ -298,6 +363,7 @@ export class PlayView {
 
   renderEvents() {
     mount(this.logList, this.events.map((ev) => this.eventItem(ev)));
+    this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   renderEnd() {
@@ -328,6 +394,7 @@ export class PlayView {
 
   destroy() {
     this.computer.destroy();
+    this.table.destroy();
     clearTimeout(this.fuseTimer);
     const alert = document.querySelector('.fuse-alert');
     if (alert) alert.remove();

@@ -7,6 +7,16 @@ import {markPage, toast} from './ui.js';
 import {scoreTable} from './play.js';
 import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
+import {actionWords, eventFromText, eventText, gameTitle, readAction} from './words.js';
+
+/** Die `id` as `view` shows it (in the roll, left unused, on a card or as the penalty die). */
+function findDieIn(view, id) {
+  if (!view || id === null || id === undefined) return null;
+  for (const d of [...(view.rolled || []), ...(view.unused || [])]) if (d.id === id) return d;
+  for (const hand of view.hands || []) for (const c of hand.cards) for (const d of c.dice || []) if (d && d.id === id) return d;
+  if (view.penalty_die && view.penalty_die.id === id) return view.penalty_die;
+  return null;
+}
 
 export class ReplayPage {
   constructor(root, id) {
@@ -16,6 +26,7 @@ export class ReplayPage {
     this.steps = [];
     this.step = 0;
     this.views = new Map();
+    this.before = null;
     this.error = null;
     this.playing = null;
     this.table = new Table({interactive: false});
@@ -34,22 +45,32 @@ export class ReplayPage {
     return Math.max(0, this.steps.length - 1);
   }
 
+  view(step) {
+    if (!this.views.has(step)) {
+      const p = api.replayStep(this.id, step).then((r) => r.view);
+      p.catch(() => this.views.delete(step));
+      this.views.set(step, p);
+    }
+    return this.views.get(step);
+  }
+
   async go(step) {
     step = Math.max(0, Math.min(this.last, step));
     this.step = step;
+    this.before = null;
     this.renderStep();
     try {
-      if (!this.views.has(step)) this.views.set(step, api.replayStep(this.id, step).then((r) => r.view));
-      const view = await this.views.get(step);
+      // a step without events is told from its action, whose dice the table before it names
+      const needBefore = step > 0 && !((this.steps[step] || {}).events || []).length;
+      const [view, before] = await Promise.all([this.view(step), needBefore ? this.view(step - 1) : null]);
       if (this.step !== step) return; // the slider has moved on
+      this.before = before;
+      this.renderStep();
       await this.table.update({view, moves: {place: [], actions: []}, hints: null, names: this.entry.names || []});
       this.root.dataset.step = String(step);
       // prefetch the next step so that stepping forward feels immediate
-      if (step < this.last && !this.views.has(step + 1)) {
-        this.views.set(step + 1, api.replayStep(this.id, step + 1).then((r) => r.view));
-      }
+      if (step < this.last) this.view(step + 1).catch(() => { /* fetched again when needed */ });
     } catch (e) {
-      this.views.delete(step);
       toast(e.message);
     }
   }
@@ -76,7 +97,7 @@ export class ReplayPage {
     mount(this.root, h('div', {class: 'replay'},
       h('div', {class: 'replay-head panel'},
         h('div', {},
-          h('h1', {}, e.title || t(`game.${e.game}`), ' ', h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
+          h('h1', {}, gameTitle(e.options || {game: e.game}, e.title || t(`game.${e.game}`)), ' ', h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
           h('p', {class: 'muted'}, formatDate(e.finished_at), ' · ', (e.names || []).join(', '), ' · ', t(`difficulty.${e.difficulty}`),
             ' · ', t('log.timeLeft'), ' ', timeLeft(e.time_left_ms)),
           h('a', {href: '#/log', class: 'small'}, '← ', t('replay.back'))),
@@ -98,11 +119,25 @@ export class ReplayPage {
     if (!this.stepInfo) return;
     this.slider.value = String(this.step);
     const s = this.steps[this.step] || {};
+    const names = (this.entry && this.entry.names) || [];
+    const nameOf = (seat) => names[seat] || t('player.n', {n: seat + 1});
+    // the replay's events are the engine's English lines: read back and worded here; the first
+    // one is what the step's action did, the rest followed from it
+    const events = (s.events || []).map((x) => (typeof x === 'string' ? eventFromText(x) : x))
+      .filter((ev) => !(this.step === 0 && ev.kind === 'deal'));
+    let what = t('replay.deal');
+    if (this.step > 0 && events.length) {
+      what = eventText(events.shift(), nameOf);
+    } else if (this.step > 0 && s.action) {
+      const a = readAction(s.action);
+      const words = actionWords(s.action, (id) => findDieIn(this.before, id));
+      what = a.seat !== null && a.kind !== 'tick' ? `${nameOf(a.seat)}: ${words}` : words;
+    }
     mount(this.stepInfo,
       h('div', {}, h('b', {}, t('replay.stepOf', {n: this.step, total: this.last})), ' · ',
-        this.step === 0 ? t('replay.deal') : h('code', {}, String(s.action || '').replace(/\s+@\d+$/, '')),
+        h('span', {class: 'step-action', title: String(s.action || '')}, what),
         s.time_ms !== undefined && s.time_ms !== null ? h('span', {class: 'muted'}, ` @ ${mmss(s.time_ms)}`) : null),
-      (s.events || []).length ? h('ul', {class: 'step-events'}, s.events.map((x) => h('li', {}, typeof x === 'string' ? x : x.text))) : null);
+      events.length ? h('ul', {class: 'step-events'}, events.map((ev) => h('li', {}, eventText(ev, nameOf)))) : null);
   }
 
   togglePlay() {

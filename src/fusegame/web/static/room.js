@@ -7,6 +7,7 @@ import {renderLobby} from './lobby.js';
 import {PlayView} from './play.js';
 import {toast, markPage} from './ui.js';
 import {play} from './sound.js';
+import {serverMessage} from './words.js';
 
 export class RoomPage {
   constructor(root, code) {
@@ -26,14 +27,9 @@ export class RoomPage {
         else this.renderConnection();
       },
     });
-    api.room(code).then((r) => {
-      if (!this.room) this.room = r.room;
-      this.render();
-      this.socket.connect();
-    }).catch((e) => {
-      this.missing = e.status === 404 ? t('room.notFound', {code}) : e.message;
-      this.render();
-    });
+    // the socket's welcome brings the room; an unknown code is answered on it as well, which
+    // spares the console a failed request
+    this.socket.connect();
   }
 
   ctx() {
@@ -102,13 +98,14 @@ export class RoomPage {
         markPage('end', 'over');
         break;
       case 'error':
-        play('error');
-        toast(m.message || m.code);
         if (m.code === 'unknown_room') {
-          this.missing = m.message || t('room.notFound', {code: this.code});
+          this.missing = t('room.notFound', {code: this.code});
           this.socket.close();
           this.render();
+          break;
         }
+        play('error');
+        toast(serverMessage(m.message || m.code, m.code));
         break;
       default:
         break;
@@ -122,7 +119,7 @@ export class RoomPage {
       this.seat = res.seat;
       this.socket.connect(); // the seat's socket replaces the spectator's
     } catch (e) {
-      toast(e.message);
+      toast(e.status === 404 ? t('room.notFound', {code: this.code}) : serverMessage(e.message));
     }
   }
 
@@ -151,7 +148,9 @@ export class RoomPage {
     }
     markPage('room', this.status());
     if (!this.room) {
-      mount(this.root, h('p', {class: 'muted'}, t('loading')));
+      mount(this.root, h('p', {class: 'muted'}, t('loading')),
+        h('div', {class: ['conn', this.connection], dataset: {testid: 'connection', state: this.connection}},
+          this.connection === 'open' ? '' : t(`conn.${this.connection}`)));
       return;
     }
     if (this.room.status !== 'lobby') {

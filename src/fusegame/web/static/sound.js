@@ -29,9 +29,17 @@ export function onMuteChange(f) {
 }
 
 let ctx = null;
+let gestured = false;
+
+/** Whether the page has had a click or a key press: before that a browser refuses audio. */
+function activated() {
+  return gestured || Boolean(navigator.userActivation && navigator.userActivation.hasBeenActive);
+}
 
 function audio() {
   if (muted) return null;
+  // an AudioContext made before any gesture stays suspended and the console complains about it
+  if (!activated()) return null;
   const AC = window.AudioContext || window.webkitAudioContext;
   if (!AC) return null;
   if (!ctx) {
@@ -47,7 +55,10 @@ function audio() {
 
 // Browsers only start audio after a user gesture: wake the context on the first one.
 for (const ev of ['pointerdown', 'keydown']) {
-  window.addEventListener(ev, () => { if (!muted) audio(); }, {once: true, capture: true});
+  window.addEventListener(ev, () => {
+    gestured = true;
+    if (!muted) audio();
+  }, {once: true, capture: true});
 }
 
 /** One tone: frequency (Hz, or [from, to] for a glide), start offset and length in seconds. */
@@ -105,7 +116,7 @@ export function play(name) {
 
 /** Speak a line in the UI's language with the ship computer's voice, unless muted. */
 export function say(text) {
-  if (muted || !('speechSynthesis' in window) || !text) return;
+  if (muted || !('speechSynthesis' in window) || !text || !activated()) return;
   try {
     const u = new SpeechSynthesisUtterance(text);
     const lang = getLang() === 'es' ? 'es-ES' : 'en-GB';

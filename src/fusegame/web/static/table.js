@@ -1,10 +1,11 @@
 // The table: the roll, the row or stacks, every player's cards with their dice, the action bar.
 // One renderer for play, replay (read-only) and the tutorial; the caller says how actions are sent.
 import {h, mount, esc, rememberFocus, restoreFocus} from './dom.js';
-import {t, getLang} from './i18n.js';
+import {t, tOr, getLang} from './i18n.js';
 import {dieButton, dieImage, dieName, drawDieInSlot, dieSvg, HEX} from './dice.js';
 import {preloadCards} from './api.js';
 import {icon} from './icons.js';
+import {actionWords, reasonWords} from './words.js';
 
 const SIGNAL_MS = 8000;
 
@@ -46,8 +47,12 @@ export class Table {
    * interactive: may the user act; send(actionText): how an action goes out;
    * onSelect(dieId|null): told when the selected die changes (signals use it).
    */
-  constructor({interactive = true, send = () => {}, onSelect = () => {}} = {}) {
+  constructor({interactive = true, send = () => {}, onSelect = () => {}, choiceMs = null} = {}) {
     this.interactive = interactive;
+    // how long the server waits for a penalty choice before making it (null: no such clock here)
+    this.choiceMs = choiceMs;
+    this.choiceSince = null; // {key, at}: when the current penalty choice was first shown
+    this.countdown = choiceMs ? setInterval(() => this.tickCountdown(), 500) : null;
     this.send = send;
     this.onSelect = onSelect;
     this.view = null;
@@ -106,9 +111,10 @@ export class Table {
     const hands = v.hands || [];
     const mine = hands.filter((hd) => hd.seat === me);
     const others = hands.filter((hd) => hd.seat !== me);
+    this.trackChoice();
     mount(this.el, this.renderInfo(), this.renderRoll(), this.interactive ? this.renderActions() : null,
       this.renderNotices(), mine.length ? h('div', {class: 'hands own'}, mine.map((hd) => this.handEl(hd))) : null,
-      this.renderMiddle(), h('div', {class: 'hands'}, others.map((hd) => this.handEl(hd))));
+      this.renderMiddle(), h('div', {class: ['hands', others.length >= 4 ? 'many' : '']}, others.map((hd) => this.handEl(hd))));
     this.keep = this.nextKeep;
     this.applyHighlights();
     this.applyHints();
@@ -119,6 +125,43 @@ export class Table {
   name(seat) {
     const n = this.names[seat];
     return n || t('player.n', {n: seat + 1});
+  }
+
+  /** A role in the page's language: {name, text} from the view's role entry. */
+  roleWords(role) {
+    if (!role || !role.name) return null;
+    return {name: tOr(`role.${role.ability}`, role.name), text: tOr(`roleText.${role.ability}`, role.text || '')};
+  }
+
+  // ------------------------------------------------------- penalty choice clock
+  /** Note when this seat's penalty choice (give up, reroll, return) was first shown. */
+  trackChoice() {
+    if (!this.choiceMs || !this.view) return;
+    const v = this.view;
+    const mine = (v.to_act || {})[String(this.mySeat)];
+    if (!mine || !['give_up', 'reroll', 'return'].includes(mine.kind) || v.outcome) {
+      this.choiceSince = null;
+      return;
+    }
+    const key = [v.turn, mine.kind, v.phase, v.removal_reason || '', (v.unused || []).length,
+      (mine.options || []).join(',')].join('|');
+    if (!this.choiceSince || this.choiceSince.key !== key) this.choiceSince = {key, at: performance.now()};
+  }
+
+  choiceLeft() {
+    if (!this.choiceSince) return null;
+    return Math.max(0, this.choiceMs - (performance.now() - this.choiceSince.at));
+  }
+
+  tickCountdown() {
+    const el = this.el.querySelector('[data-testid="auto-choice"]');
+    const left = this.choiceLeft();
+    if (!el || left === null) return;
+    el.textContent = left > 0 ? t('notice.autoChoice', {s: Math.ceil(left / 1000)}) : t('notice.autoChoiceNow');
+  }
+
+  destroy() {
+    if (this.countdown) clearInterval(this.countdown);
   }
 
   // ------------------------------------------------------------------ parts
@@ -146,11 +189,15 @@ export class Table {
           defused: v.sparks_defused}))));
     }
     if (v.active_ability) {
-      const role = (v.roles || [])[leader];
-      chips.push(h('span', {class: 'chip role', title: role && role.text ? role.text : ''}, t('info.ability'), ' ',
-        h('b', {}, role && role.name ? role.name : v.active_ability)));
+      const role = this.roleWords((v.roles || [])[leader]);
+      chips.push(h('span', {class: 'chip role', title: role ? role.text : ''}, t('info.ability'), ' ',
+        h('b', {}, role ? role.name : tOr(`role.${v.active_ability}`, v.active_ability))));
     }
-    if (v.named) chips.push(h('span', {class: 'chip'}, t('info.named'), ' ', h('b', {}, v.named)));
+    if (v.named) {
+      const named = /^[RBGYK]$/.test(v.named) ? h('span', {class: 'swatch', style: swatch(v.named), title: t(`colour.${v.named}`)}, v.named)
+        : v.named;
+      chips.push(h('span', {class: 'chip'}, t('info.named'), ' ', h('b', {}, named)));
+    }
     const fuses = (v.fuses_activated || []).map((f) => fuseChip(f));
     return h('div', {class: 'info'},
       h('div', {class: 'chips'}, chips),
@@ -170,6 +217,7 @@ export class Table {
           if (!this.interactive) el.disabled = true;
           return el;
         });
+        b.classList.toggle('role-eligible', (v.role_eligible || []).includes(d.id));
         b.dataset.index = String(n); // 0-based among the free dice: key n + 1 selects it
         b.dataset.placed = 'false';
         n += 1;
@@ -212,7 +260,12 @@ export class Table {
       bar.push(h('div', {class: 'act-group'}, h('span', {class: 'act-label'}, t(labelKey)), list.map(make)));
     };
     group('take', 'act.take', (a) => btn(a, a.card || parseAction(a.action).card, {aria: `${t('act.take')} ${a.card}`}));
-    group('defuse', 'act.defuse', (a) => btn(a, a.card || parseAction(a.action).card, {aria: `${t('act.defuse')} ${a.card}`}));
+    group('defuse', 'act.defuse', (a) => btn(a, a.card || parseAction(a.action).card,
+      {aria: `${t('act.defuse')} ${a.card}`, title: t('act.defuseHelp')}));
+    if (this.actionsOf('defuse').length) {
+      const g = bar[bar.length - 1];
+      g.append(h('span', {class: 'act-help muted small'}, t('act.defuseHelp')));
+    }
     const dieAct = (a) => {
       const die = this.findDie(a.die ?? parseAction(a.action).die);
       const b = btn(a, '', {class: 'die-act', aria: `${t(`act.${a.kind}`)} ${die ? dieName(die) : a.action}`});
@@ -242,10 +295,15 @@ export class Table {
     const roleActs = acts.filter((a) => kinds.includes(a.kind));
     const rethrows = acts.filter((a) => a.kind === 'rethrow');
     if (!roleActs.length && !rethrows.length) return null;
-    const parts = [h('span', {class: 'act-label'}, t('act.role'))];
+    const v = this.view;
+    const role = this.roleWords((v.roles || [])[v.leader]);
+    const parts = [h('span', {class: 'act-label', title: role ? role.text : ''}, role ? `${role.name}:` : t('act.role'))];
     const sel = this.selected;
     const forDie = roleActs.filter((a) => (a.die ?? parseAction(a.action).die) === sel);
-    if (roleActs.length && sel === null) parts.push(h('span', {class: 'muted small'}, t('act.roleSelect')));
+    if (roleActs.length && (sel === null || !forDie.length)) {
+      parts.push(h('span', {class: 'muted small'}, t('act.roleSelect'),
+        (v.role_eligible || []).length ? ` (${t('act.roleEligible')})` : ''));
+    }
     for (const kind of kinds) {
       const list = forDie.filter((a) => a.kind === kind);
       if (!list.length) continue;
@@ -257,7 +315,12 @@ export class Table {
           'aria-label': `${t(`act.${kind}`)} ${val && /[RBGYK]/.test(val) ? t(`colour.${val}`) : (val || '')}`,
           onclick: () => this.send(a.action)});
         if (val && /^[RBGYK]$/.test(val)) b.append(h('span', {class: 'swatch', style: swatch(val)}, val));
-        else b.append(kind === 'flip' ? t('act.flip') : String(val));
+        else if (kind === 'flip') {
+          // the face it lands on: the role card pairs 1-6, 2-4 and 3-5
+          const die = this.findDie(a.die ?? parseAction(a.action).die);
+          const to = die ? {1: 6, 6: 1, 2: 4, 4: 2, 3: 5, 5: 3}[die.face] : null;
+          b.append(to ? t('act.flipTo', {face: to}) : t('act.flip'));
+        } else b.append(String(val));
         parts.push(b);
       }
     }
@@ -286,9 +349,10 @@ export class Table {
         onclick: () => {
           this.rethrow.clear();
           this.send(text);
-        }}, t('act.rethrowGo', {n: chosen.length})));
+        }}, chosen.length ? t('act.rethrowGo', {n: chosen.length}) : t('act.rethrowNone')));
     }
-    return h('div', {class: 'act-group role-panel'}, parts);
+    return h('div', {class: 'act-group role-panel'}, parts,
+      role && role.text ? h('div', {class: 'act-help muted small'}, role.text) : null);
   }
 
   refreshActions() {
@@ -304,7 +368,9 @@ export class Table {
     const out = [];
     const me = this.mySeat;
     if (v.removal_reason) {
-      out.push(h('div', {class: 'notice warn', dataset: {testid: 'removal-reason'}}, t('notice.removal'), ' ', v.removal_reason));
+      out.push(h('div', {class: 'notice warn', dataset: {testid: 'removal-reason'}},
+        v.removal_reason === 'no spark card left' ? t('notice.removalNoSpark')
+          : t('notice.removalFor', {reason: reasonWords(v.removal_reason)})));
     }
     if (v.penalty_die) {
       out.push(h('div', {class: 'notice'}, t('notice.penaltyDie'), ' ', dieImage(v.penalty_die, 'small')));
@@ -315,8 +381,17 @@ export class Table {
     if (v.bonus_die) out.push(h('div', {class: 'notice'}, t('notice.bonusDie')));
     if (this.interactive && me !== null && me !== undefined && !v.outcome) {
       const mine = (v.to_act || {})[String(me)];
-      if (mine) out.push(h('div', {class: 'notice you'}, t(`yourTurn.${mine.kind}`)));
+      if (mine) {
+        let text = t(`yourTurn.${mine.kind}`);
+        if (mine.kind === 'name') text = tOr(`yourTurn.name_${v.active_ability}`, text);
+        const left = this.choiceLeft();
+        out.push(h('div', {class: 'notice you', dataset: {testid: 'your-turn'}}, text,
+          left !== null ? h('span', {class: 'auto-choice muted small', dataset: {testid: 'auto-choice'}},
+            left > 0 ? t('notice.autoChoice', {s: Math.ceil(left / 1000)}) : t('notice.autoChoiceNow')) : null));
+      }
       else if (Object.keys(v.to_act || {}).length) out.push(h('div', {class: 'notice muted'}, t('notice.waiting')));
+    } else if (this.interactive && (me === null || me === undefined) && !v.outcome) {
+      out.push(h('div', {class: 'notice muted', dataset: {testid: 'spectator-notice'}}, t('notice.spectator')));
     }
     return h('div', {class: 'notices', 'aria-live': 'polite'}, out,
       h('div', {class: 'hint', dataset: {testid: 'hint-text'}, hidden: true}));
@@ -342,10 +417,11 @@ export class Table {
     const mine = hand.seat === this.mySeat;
     const tags = [];
     if (hand.seat === v.leader) tags.push(h('span', {class: 'tag leader'}, t('hand.leader')));
-    const role = (v.roles || [])[hand.seat];
-    if (role && role.name) {
-      tags.push(h('span', {class: ['tag', 'role', role.face_up ? '' : 'down'], title: role.text || ''},
-        role.name + (role.face_up ? '' : ` (${t('hand.faceDown')})`)));
+    const role = this.roleWords((v.roles || [])[hand.seat]);
+    if (role) {
+      const up = v.roles[hand.seat].face_up;
+      tags.push(h('span', {class: ['tag', 'role', up ? '' : 'down'], title: up ? role.text : t('role.lost')},
+        role.name + (up ? '' : ` (${t('hand.faceDown')})`)));
     }
     tags.push(h('span', {class: 'tag'}, t('hand.taken', {n: hand.taken, q: hand.quota})));
     if (hand.done) tags.push(h('span', {class: 'tag done'}, t('hand.done')));
@@ -410,7 +486,7 @@ export class Table {
   }
 
   findDie(id) {
-    if (id === null || id === undefined) return null;
+    if (id === null || id === undefined || !this.view) return null;
     const v = this.view;
     for (const d of [...(v.rolled || []), ...(v.unused || [])]) if (d.id === id) return d;
     for (const hand of v.hands || []) for (const c of hand.cards) for (const d of c.dice || []) if (d && d.id === id) return d;
@@ -491,8 +567,11 @@ export class Table {
       return;
     }
     box.hidden = false;
-    mount(box, icon('bulb'), ' ',
-      h('b', {}, hint.text || hint.action), hint.reason ? h('span', {class: 'hint-reason'}, ' — ', hint.reason) : null);
+    // the planner's reason is English prose: shown only when the page is in English
+    const idle = {'Nothing to do': 'hint.nothing', Wait: 'hint.wait', 'Nothing to take': 'hint.nothingToTake'}[hint.text];
+    const words = hint.action ? actionWords(hint.action, (id) => this.findDie(id)) : (idle ? t(idle) : hint.text);
+    mount(box, icon('bulb'), ' ', h('b', {}, words),
+      hint.reason && getLang() === 'en' ? h('span', {class: 'hint-reason'}, ' — ', hint.reason) : null);
     const a = parseAction(hint.action);
     if (a.kind === 'place') {
       const b = this.el.querySelector(`.roll button.die[data-die="${a.die}"]`);
@@ -560,7 +639,10 @@ export class Table {
   activate(el) {
     if (!el || !el.dataset.action) return false;
     this.send(el.dataset.action);
-    if (el.matches('g.slot.legal')) this.selected = null;
+    if (el.matches('g.slot.legal')) {
+      this.selected = null;
+      this.onSelect(null);
+    }
     return true;
   }
 

@@ -5,6 +5,7 @@ import {api} from './api.js';
 import {Table} from './table.js';
 import {markPage, toast} from './ui.js';
 import {play} from './sound.js';
+import {eventText, eventFromText} from './words.js';
 
 export class TutorialPage {
   constructor(root) {
@@ -55,7 +56,7 @@ export class TutorialPage {
     try {
       const res = await api.tryLesson(l.id, action, getLang());
       this.message = res.message || '';
-      this.events = (res.events || []).map((e) => (typeof e === 'string' ? e : e.text));
+      this.events = (res.events || []).map((e) => (typeof e === 'string' ? eventFromText(e) : e));
       // every try is judged from the lesson's position: after a miss the table stays there; after
       // the right move it shows the result, read-only
       if (res.ok) {
@@ -119,7 +120,8 @@ export class TutorialPage {
         l.goal ? h('p', {class: 'goal'}, h('b', {}, t('tutorial.goal')), ' ', l.goal) : null,
         this.message !== null ? h('div', {class: ['notice', this.ok ? 'ok' : 'warn'], role: 'status',
           dataset: {testid: 'tutorial-message', ok: this.ok ? 'true' : 'false'}}, this.message) : null,
-        this.events.length ? h('ul', {class: 'step-events'}, this.events.map((x) => h('li', {}, x))) : null,
+        this.events.length ? h('ul', {class: 'step-events'},
+          this.events.map((ev) => h('li', {}, eventText(ev, (seat) => t('player.n', {n: seat + 1}))))) : null,
         h('div', {class: 'lesson-nav'},
           h('button', {type: 'button', class: 'btn', disabled: this.index === 0, dataset: {testid: 'prev-lesson'},
             onclick: () => this.go(this.index - 1)}, t('tutorial.prev')),
