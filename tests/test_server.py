@@ -229,6 +229,9 @@ def test_full_game_against_bots_is_logged_and_replays(client: TestClient) -> Non
     assert final_state(rec).outcome is not None and final_state(rec).outcome.to_dict() == over["outcome"]
     steps = client.get(f"/api/log/{entry['id']}/replay").json()
     assert steps["count"] == len(rec.actions) + 1 and steps["steps"][0]["action"] is None
+    kinds = {e["kind"] for st in steps["steps"] for e in st["events"]}
+    ending = "game_won" if over["outcome"]["won"] else "game_lost"
+    assert {"die_placed", "bomb_defused", "dice_rolled", ending} <= kinds
     last = client.get(f"/api/log/{entry['id']}/replay/{len(rec.actions)}").json()["view"]
     assert last["outcome"] == over["outcome"]
     assert client.get(f"/api/log/{entry['id']}/replay/{len(rec.actions) + 1}").status_code == 404
@@ -302,6 +305,22 @@ def test_a_bot_takes_over_for_a_player_who_left_and_hands_back(client: TestClien
         until(a, lambda m: m["type"] == "state" and any(e.get("seat") == 1 for e in m["events"]))
         with client.websocket_connect(f"/ws/{code}?token={tb}") as b2:
             assert until(b2, is_type("welcome"))["room"]["seats"][1]["autoplay"] is False
+
+
+def test_a_player_gone_for_the_grace_period_is_replaced_by_a_bot(client: TestClient) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    options = RoomOptions(GameConfig(players=2), bot_delay_ms=0, seed=3, leave_grace_s=0.3)
+    code = client.portal.call(_open_room, lobby, options)  # type: ignore[union-attr]
+    ta, tb = join(client, code, "Ana"), join(client, code, "Bo")
+    with client.websocket_connect(f"/ws/{code}?token={ta}") as a:
+        a.send_json({"type": "ready", "ready": True})
+        with client.websocket_connect(f"/ws/{code}?token={tb}") as b:
+            b.send_json({"type": "ready", "ready": True})
+            first_state(b)
+        t0 = time.monotonic()
+        room = until(a, lambda m: m["type"] == "room" and m["room"]["seats"][1]["autoplay"])
+        assert time.monotonic() - t0 >= 0.25 and not room["room"]["seats"][1]["connected"]
+        assert not room["room"]["seats"][0]["autoplay"]  # Ana is here: her seat stays hers
 
 
 def test_time_runs_out_on_the_server_clock(client: TestClient) -> None:

@@ -378,11 +378,11 @@ def create_app(db_url: str | None = None) -> FastAPI:
 def _replay_steps(rec: GameRecord) -> dict[str, Any]:
     from fusegame.record import replay
 
-    steps: list[dict[str, Any]] = [{"index": 0, "action": None, "time_ms": 0, "events": ["the deal"]}]
+    steps: list[dict[str, Any]] = [{"index": 0, "action": None, "time_ms": 0, "events": []}]
     try:
         for i, (action, events, state) in enumerate(replay(rec), start=1):
             steps.append({"index": i, "action": str(action), "time_ms": state.time_ms,
-                          "events": [event_dict(e)["text"] for e in events]})
+                          "events": [event_dict(e) for e in events]})
     except RecordError as e:
         raise HTTPException(500, str(e)) from None
     return {"steps": steps, "count": len(steps), "config": rec.config.to_dict(), "seed": rec.seed}

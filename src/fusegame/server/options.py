@@ -18,6 +18,9 @@ DEFAULT_BOT_DELAY_MS = 1500
 MAX_BOT_DELAY_MS = 10_000
 #: RULES.md I-11: a penalty choice left open this long is made at random.
 CHOICE_TIMEOUT_S = 10.0
+#: A player whose connection has been gone this long during a game is replaced by a bot (until
+#: they come back), so the others are not left waiting and an abandoned game is still played out.
+LEAVE_GRACE_S = 30.0
 
 PLAYER_RANGES: dict[str, tuple[int, int]] = {
     Game.FUSE.value: (1, 5), Game.COUNTDOWN.value: (1, 4), Game.INTEGRATED.value: (1, 4),
@@ -38,6 +41,7 @@ class RoomOptions:
     bot_delay_ms: int = DEFAULT_BOT_DELAY_MS
     seed: int | None = None
     choice_timeout_s: float = CHOICE_TIMEOUT_S
+    leave_grace_s: float = LEAVE_GRACE_S
 
     @property
     def timed(self) -> bool:

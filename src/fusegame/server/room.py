@@ -251,8 +251,18 @@ class Room:
         if client in self.clients:
             self.clients.remove(client)
             if client.seat is not None:
-                self.seats[client.seat].connections -= 1
+                seat = self.seats[client.seat]
+                seat.connections -= 1
+                if seat.connections == 0 and self.status == "playing":
+                    self.scheduler.call_later(self.options.leave_grace_s, partial(self._gone, seat.index))
             self._room_changed()
+
+    def _gone(self, index: int) -> None:
+        seat = self.seats[index]
+        if self.status == "playing" and seat.kind == "human" and seat.connections == 0 and not seat.autoplay:
+            seat.autoplay = True
+            self._room_changed()
+            self._schedule()
 
     def broadcast(self, text: str) -> None:
         for c in list(self.clients):
