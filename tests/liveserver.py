@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import httpx
 import uvicorn
 
-from fusegame.server.app import create_app
+from fusegame.server.app import UVICORN_OPTIONS, create_app
 from pgserver import free_port
 
 
@@ -20,7 +20,7 @@ def live_server(db_url: str) -> Iterator[str]:
     """Serve the game on 127.0.0.1 with the BDT Log at ``db_url``; yields the base URL."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port,
-                                           log_level="warning", ws_max_size=1 << 20))
+                                           **UVICORN_OPTIONS))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"

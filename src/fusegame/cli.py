@@ -740,7 +740,7 @@ def serve(
     def run() -> None:
         import uvicorn
 
-        from fusegame.server.app import create_app
+        from fusegame.server.app import UVICORN_OPTIONS, create_app
         from fusegame.server.storage import StorageError
 
         if not 1 <= port <= 65535:
@@ -757,8 +757,7 @@ def serve(
             _fail(str(e))
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
         typer.echo(f"FUSE is being served at http://{shown}:{port}/  (Ctrl+C stops it)")
-        # frames over 1 MiB close the socket; smaller oversized ones get an error frame (MAX_MESSAGE)
-        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+        uvicorn.run(web, host=host, port=port, **UVICORN_OPTIONS)
 
     _guard(run)
 

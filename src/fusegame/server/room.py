@@ -17,7 +17,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -124,9 +124,21 @@ def action_text(action: Action) -> str:
 
 def moves_of(state: GameState, seat: int) -> dict[str, Any]:
     """What ``seat`` may do now, shaped for the client (see docs/protocol.md)."""
+    return _moves(state.legal_actions(seat))
+
+
+def moves_by_seat(state: GameState) -> dict[int, dict[str, Any]]:
+    """``moves_of`` for every seat, from one listing of the legal actions."""
+    by_seat: dict[int, list[Action]] = {s: [] for s in range(state.players)}
+    for a in state.legal_actions():
+        by_seat[a.seat].append(a)
+    return {s: _moves(acts) for s, acts in by_seat.items()}
+
+
+def _moves(legal: Iterable[Action]) -> dict[str, Any]:
     place: dict[tuple[int, str], list[int]] = {}
     actions: list[dict[str, Any]] = []
-    for a in state.legal_actions(seat):
+    for a in legal:
         if isinstance(a, PlaceAction):
             place.setdefault((a.die, a.card), []).append(a.slot)
             continue
@@ -163,6 +175,21 @@ class Match:
     planner: TeamPlanner = field(default_factory=TeamPlanner)
 
 
+_NO_MOVES = '{"place":[],"actions":[]}'
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The encoded parts of one change's state frame."""
+
+    seq: int
+    view: str
+    events: str
+    hints: str
+    moves: dict[int, str]  #: by seat
+    clock: str
+
+
 class Room:
     """Seats, lobby and match of one game; see the module docstring for the pipeline."""
 
@@ -184,7 +211,7 @@ class Room:
         # generator; whatever it picks is recorded as an action, so replays stay exact
         self.rng = random.Random(self.seed ^ 0x5EED)
         self.on_over = on_over
-        self._frame: tuple[int, str, str, str] | None = None  # seq, view, events, hints (encoded)
+        self._frame: _Frame | None = None
         self._hints: list[dict[str, Any]] | None = None
         self._events: list[dict[str, Any]] = []
 
@@ -464,19 +491,23 @@ class Room:
         return {"left_ms": left, "running": not stopped}
 
     def _state_frame(self, seat: int | None, current_only: bool = False) -> str:
+        """The state frame for a socket of ``seat``: everything but the moves is encoded once per
+        change and shared by every socket."""
         m = self.match
         assert m is not None
-        if self._frame is None or self._frame[0] != self.seq:
+        if self._frame is None or self._frame.seq != self.seq:
             view = observation(m.state, 0, legal_actions=False)
             view["seat"] = None
             del view["legal_actions"]
-            self._frame = (self.seq, dumps(view), dumps(self._events), dumps(self._hints))
-        _, view_s, events_s, hints_s = self._frame
-        moves = moves_of(m.state, seat) if seat is not None and m.state.outcome is None else \
-            {"place": [], "actions": []}
-        events = "[]" if current_only else events_s
-        return (f'{{"type":"state","seq":{self.seq},"seat":{dumps(seat)},"clock":{dumps(self._clock())},'
-                f'"moves":{dumps(moves)},"hints":{hints_s},"events":{events},"view":{view_s}}}')
+            moves = moves_by_seat(m.state) if m.state.outcome is None else {}
+            self._frame = _Frame(self.seq, dumps(view), dumps(self._events), dumps(self._hints),
+                                 {s: dumps(mv) for s, mv in moves.items()}, dumps(self._clock()))
+        f = self._frame
+        events = "[]" if current_only else f.events
+        clock = f.clock if not current_only else dumps(self._clock())
+        moves_s = f.moves.get(seat, _NO_MOVES) if seat is not None else _NO_MOVES
+        return (f'{{"type":"state","seq":{self.seq},"seat":{dumps(seat)},"clock":{clock},'
+                f'"moves":{moves_s},"hints":{f.hints},"events":{events},"view":{f.view}}}')
 
     def _over_frame(self) -> str:
         m = self.match

@@ -1,0 +1,687 @@
+"""Benchmark: the browser game server under load, many matches of scripted players over loopback WebSockets.
+
+    python bench/ws_latency.py                              # 500 players, 4 to a match, 60 s
+    python bench/ws_latency.py --players 100 --duration 30
+    python bench/ws_latency.py --players 8 --duration 5 --json
+    python bench/ws_latency.py --url http://127.0.0.1:8000 --pid 4242   # a server already running
+
+Starts ``fuse serve`` (``python -m fusegame.cli serve``) on a free port with a throwaway SQLite BDT
+Log, waits for ``GET /api/health``, and stops it at the end; ``--url`` targets a running server
+instead (``--pid`` gives its process id, for its CPU time). Every match is a room of ``--per-match``
+seats, all of them scripted players (no bots): each one joins over HTTP, opens its WebSocket and
+says it is ready. Players connect at ``--ramp`` per second; the measurement window of
+``--duration`` seconds starts once every player is connected, so the ramp is not measured.
+
+A scripted player, on every ``state`` frame that lets it do something, thinks for a random time
+in ``--think`` (seconds), then sends one action and waits for its answer before the next one: a
+random legal placement when it has any, else ``done`` when that is listed, else a random listed
+action (take, give, reroll, roll...). It picks its die when it starts thinking; if another player
+places that die meanwhile it still sends its claim with probability ``--race`` (it committed
+before noticing: the real-time race of the game, answered by an ``illegal`` error, counted as a
+lost race) and otherwise picks again from the table as it is now. A match that ends before the
+window does is replaced at once by a new room for the same players, so the load stays constant
+(at the default pace a match lasts two or three minutes, so a one-minute window sees few end).
+The players offer permessage-deflate as browsers do; ``--no-deflate`` shows what it costs.
+
+Measured, for claims (placements) sent in the window:
+
+* claim latency: from sending the claim to its sender receiving the ``state`` frame whose events
+  hold the resulting ``die_placed`` (or the ``error`` frame refusing it);
+* fan-out latency: from sending the claim until every player of the match has that state frame;
+* claims/s, frames/s received, illegal claims (and how many were lost races), matches finished;
+* CPU from /proc: the server process's CPU seconds per second of wall time (cores used), CPU ms
+  per match per second, CPU µs per claim; the load generator's own CPU, and the rest of the
+  machine's. The generator runs in this one process on the same machine, so it competes with the
+  server for the cores, and its own event-loop delays are part of the latencies it measures: the
+  lag of its event loop is reported too. Other work on the machine shows as "everything else";
+  when it takes a core's worth, the tail latencies say more about it than about the server.
+
+Exit status 0, or 1 when the server could not be started or reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import math
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.exceptions import ConnectionClosed, WebSocketException
+
+try:
+    from websockets.asyncio.client import connect as ws_connect
+except ImportError:  # websockets before 13 has only the legacy client
+    from websockets import connect as ws_connect  # type: ignore[no-redef,attr-defined]
+
+TARGET_P99_MS = 50.0
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+#: A non-placement action whose answer cannot be told apart is given up on after this long.
+ANSWER_TIMEOUT_S = 5.0
+#: Events that end the leader's penalty choice without naming a seat.
+_TURN_EVENTS = ("penalty_rolled", "turn_ended", "dice_rolled", "dice_rerolled")
+
+
+# ====================================================================== CPU from /proc
+def proc_cpu(pid: int | None) -> float | None:
+    """CPU seconds (user + system) used so far by process ``pid``, or None when unreadable."""
+    if pid is None:
+        return None
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # the command name may hold spaces: the fields after it start at the state letter (field 3)
+    fields = text.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def machine_cpu() -> float | None:
+    """Busy CPU seconds of the whole machine, all cores together, or None when unreadable."""
+    try:
+        first = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in first[1:9])
+    return (user + nice + system + irq + softirq + steal) / CLK_TCK
+
+
+def percentiles(xs: list[float]) -> dict[str, float | int | None]:
+    """n, p50, p90, p99 and max of ``xs`` (nearest rank), in the units given."""
+    if not xs:
+        return {"n": 0, "p50": None, "p90": None, "p99": None, "max": None}
+    s = sorted(xs)
+
+    def at(q: float) -> float:
+        return round(s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))], 3)
+
+    return {"n": len(s), "p50": at(0.50), "p90": at(0.90), "p99": at(0.99), "max": round(s[-1], 3)}
+
+
+# ====================================================================== the load
+@dataclass
+class Stats:
+    """Counters of the whole run; the ``w_`` ones only count inside the measurement window."""
+
+    measuring: bool = False
+    claim_ms: list[float] = field(default_factory=list)
+    fanout_ms: list[float] = field(default_factory=list)
+    lag_ms: list[float] = field(default_factory=list)  #: how late this process's event loop runs
+    claims: int = 0  #: placements sent, whole run (for the progress line)
+    w_claims: int = 0
+    w_acts: int = 0  #: every action sent: placements, done, take, ...
+    w_frames: int = 0
+    w_bytes: int = 0
+    w_illegal: int = 0
+    w_lost_races: int = 0
+    w_other_errors: int = 0
+    w_finished: int = 0
+    w_started: int = 0
+    connected: int = 0
+    dropped: int = 0  #: sockets the server closed during a match
+    failures: int = 0  #: matches that could not be set up or went wrong (HTTP errors, odd frames)
+    last_failure: str = ""
+
+
+@dataclass
+class Pending:
+    """An action sent and not answered yet."""
+
+    kind: str
+    die: int | None
+    t_send: float
+    measured: bool
+
+
+class Match:
+    """One room being played: who has received which state frame, for the fan-out latency."""
+
+    def __init__(self, stats: Stats, size: int) -> None:
+        self.stats = stats
+        self.size = size
+        self.received: dict[int, list[float]] = {}  # seq -> [players that have it, time of the last]
+        self.waiting: dict[int, list[float]] = {}  # seq -> send times of claims it answered
+        self.over = asyncio.Event()  #: the match is over for this script (played out or given up)
+        self.played_out = False  #: the server sent ``over``
+
+    def delivered(self, seq: int, t: float) -> None:
+        entry = self.received.get(seq)
+        if entry is None:
+            entry = self.received[seq] = [0, t]
+            if len(self.received) > 256:  # a frame not everyone got by now never will be
+                for old in [k for k in self.received if k < seq - 128]:
+                    del self.received[old]
+                    self.waiting.pop(old, None)
+        entry[0] += 1
+        entry[1] = t
+        if entry[0] == self.size:
+            for t_send in self.waiting.pop(seq, ()):
+                self.stats.fanout_ms.append((t - t_send) * 1000)
+
+    def claim_answered(self, seq: int, t_send: float) -> None:
+        entry = self.received.get(seq)
+        if entry is not None and entry[0] >= self.size:
+            self.stats.fanout_ms.append((entry[1] - t_send) * 1000)
+        else:
+            self.waiting.setdefault(seq, []).append(t_send)
+
+
+class Player:
+    """One scripted player: a socket, what it may do now, and at most one action in flight."""
+
+    def __init__(self, bench: Bench, name: str, rng: random.Random) -> None:
+        self.bench = bench
+        self.name = name
+        self.rng = rng
+        self.seat = 0
+        self.match: Match | None = None
+        self.ws: Any = None
+        self.moves: dict[str, Any] = {"place": [], "actions": []}
+        self.pending: Pending | None = None
+        self.taken: set[int] = set()  # dice other players placed since this player chose its own
+        self.wake = asyncio.Event()
+
+    # ---------------------------------------------------------------- receiving
+    async def listen(self) -> None:
+        st = self.bench.stats
+        async for raw in self.ws:
+            t = time.perf_counter()
+            if st.measuring:
+                st.w_frames += 1
+                st.w_bytes += len(raw)
+            self.on_frame(json.loads(raw), t)
+
+    def on_frame(self, msg: dict[str, Any], t: float) -> None:
+        st = self.bench.stats
+        kind = msg.get("type")
+        m = self.match
+        assert m is not None
+        if kind == "state":
+            seq = msg["seq"]
+            m.delivered(seq, t)
+            self.moves = msg["moves"]
+            p = self.pending
+            for ev in msg["events"]:
+                ek = ev["kind"]
+                if ek == "die_placed":
+                    if ev["seat"] != self.seat:
+                        self.taken.add(ev["die_id"])
+                    elif p is not None and p.kind == "place" and p.die == ev["die_id"]:
+                        if p.measured:
+                            st.claim_ms.append((t - p.t_send) * 1000)
+                            m.claim_answered(seq, p.t_send)
+                        self.pending = p = None
+                elif p is not None and p.kind != "place" and (ev.get("seat") == self.seat
+                                                              or ek in _TURN_EVENTS):
+                    self.pending = p = None
+            if self.pending is None and (self.moves["place"] or self.moves["actions"]):
+                self.wake.set()
+        elif kind == "error":
+            p, self.pending = self.pending, None
+            if p is not None and p.measured:
+                if msg.get("code") == "illegal":
+                    st.w_illegal += 1
+                    if p.kind == "place" and p.die in self.taken:
+                        st.w_lost_races += 1
+                else:
+                    st.w_other_errors += 1
+                if p.kind == "place":
+                    st.claim_ms.append((t - p.t_send) * 1000)
+            self.wake.set()
+        elif kind == "over":
+            m.played_out = True
+            m.over.set()
+
+    # ---------------------------------------------------------------- acting
+    def choose(self) -> tuple[str, str, int | None, str | None] | None:
+        """(kind, action text, die, card) for what this player does now, or None for nothing."""
+        mv = self.moves
+        if mv["place"]:
+            p = self.rng.choice(mv["place"])
+            slot = self.rng.choice(p["slots"])
+            return "place", f"place d{p['die']} {p['card']} s{slot + 1}", p["die"], p["card"]
+        acts = mv["actions"]
+        if not acts:
+            return None
+        done = [a for a in acts if a["kind"] == "done"]
+        a = done[0] if done else self.rng.choice(acts)
+        return a["kind"], a["action"], None, None
+
+    def still_free(self, die: int | None, card: str | None) -> bool:
+        return any(p["die"] == die and p["card"] == card for p in self.moves["place"])
+
+    async def act(self, match: Match) -> None:
+        """Think and act whenever a frame leaves this player something to do, until the match ends."""
+        b = self.bench
+        lo, hi = b.think
+        while not match.over.is_set() and not b.stop.is_set():
+            try:
+                # not wait_for: on Python 3.11 it can swallow the cancellation that ends this loop
+                async with asyncio.timeout(ANSWER_TIMEOUT_S):
+                    await self.wake.wait()
+            except TimeoutError:
+                if self.pending is not None and time.perf_counter() - self.pending.t_send > ANSWER_TIMEOUT_S:
+                    self.pending = None  # an answer this script could not recognise: go on
+                    self.wake.set()
+                continue
+            self.wake.clear()
+            if self.pending is not None:
+                continue
+            plan = self.choose()
+            if plan is None:
+                continue
+            self.taken.clear()
+            await asyncio.sleep(self.rng.uniform(lo, hi))
+            if self.pending is not None or match.over.is_set():
+                continue
+            kind, _text, die, card = plan
+            if kind != "place" or not self.still_free(die, card) and not (
+                    die in self.taken and self.rng.random() < b.race):
+                plan = self.choose()  # look at the table again (a lost die, or a new turn)
+                if plan is None:
+                    continue
+            kind, text, die, _card = plan
+            st = b.stats
+            t = time.perf_counter()
+            self.pending = Pending(kind, die, t, st.measuring)
+            if kind == "place":
+                st.claims += 1
+            if st.measuring:
+                st.w_acts += 1
+                st.w_claims += kind == "place"
+            with contextlib.suppress(ConnectionClosed):  # the listening task reports a closed socket
+                await self.ws.send(json.dumps({"type": "act", "action": text}))
+
+
+async def _close(ws: Any) -> None:
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(5):
+            await ws.close()
+
+
+class Team:
+    """``per_match`` players who play one match after another until the run stops."""
+
+    def __init__(self, bench: Bench, index: int) -> None:
+        self.bench = bench
+        self.index = index
+        self.players = [Player(bench, f"p{index}-{k}", random.Random(f"{bench.seed}:{index}:{k}"))
+                        for k in range(bench.per_match)]
+        self.rooms = 0
+        self.first_connected = False
+
+    async def run(self, start_delay: float) -> None:
+        b = self.bench
+        await asyncio.sleep(start_delay)
+        while not b.stop.is_set():
+            try:
+                await self.play_one()
+            except (OSError, httpx.HTTPError, WebSocketException, KeyError, ValueError) as e:
+                if b.stop.is_set():
+                    return
+                b.stats.failures += 1
+                b.stats.last_failure = f"{type(e).__name__}: {e}"
+                await asyncio.sleep(1.0)
+
+    async def play_one(self) -> None:
+        b = self.bench
+        st = b.stats
+        seed = (b.seed * 1_000_003 + self.index * 1009 + self.rooms) % (1 << 48)
+        self.rooms += 1
+        r = await b.http.post("/api/rooms", json={"players": b.per_match, "difficulty": "standard",
+                                                  "bot_delay_ms": 0, "seed": seed})
+        r.raise_for_status()
+        code = r.json()["code"]
+        match = Match(st, b.per_match)
+        tokens = []
+        for k, p in enumerate(self.players):
+            r = await b.http.post(f"/api/rooms/{code}/join", json={"name": p.name, "seat": k})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
+        tasks: list[asyncio.Task[None]] = []
+        opened = []
+        try:
+            for k, (p, token) in enumerate(zip(self.players, tokens)):
+                p.ws = await ws_connect(f"{b.ws_base}/ws/{code}?token={token}", max_size=1 << 22,
+                                        ping_interval=None, open_timeout=30,
+                                        compression="deflate" if b.deflate else None)
+                opened.append(p)
+                st.connected += 1
+                p.seat, p.match, p.pending = k, match, None
+                p.moves = {"place": [], "actions": []}
+                p.wake.clear()
+                tasks.append(asyncio.create_task(self._listen(p, match)))
+                tasks.append(asyncio.create_task(p.act(match)))
+            if not self.first_connected:
+                self.first_connected = True
+                b.team_connected()
+            for p in self.players:
+                await p.ws.send('{"type":"ready","ready":true}')
+            if st.measuring:
+                st.w_started += 1
+            stop = asyncio.create_task(b.stop.wait())
+            over = asyncio.create_task(match.over.wait())
+            await asyncio.wait([stop, over], return_when=asyncio.FIRST_COMPLETED)
+            stop.cancel()
+            over.cancel()
+            if match.played_out and st.measuring:
+                st.w_finished += 1
+        finally:
+            match.over.set()
+            for t in tasks:
+                t.cancel()
+            st.connected -= len(opened)
+            await asyncio.gather(*(_close(p.ws) for p in opened))
+            if tasks:
+                await asyncio.wait(tasks, timeout=5)
+
+    async def _listen(self, p: Player, match: Match) -> None:
+        st = self.bench.stats
+        try:
+            await p.listen()
+        except (OSError, ConnectionClosed) as e:
+            st.last_failure = f"{type(e).__name__}: {e}"
+        except Exception as e:  # a frame this script does not understand: give the match up, say why
+            st.failures += 1
+            st.last_failure = f"{type(e).__name__}: {e}"
+        if not self.bench.stop.is_set() and not match.over.is_set():
+            st.dropped += 1
+            match.over.set()  # replace the match rather than play it short-handed
+
+
+class Bench:
+    """The whole run: the teams, the measurement window, the figures."""
+
+    def __init__(self, args: argparse.Namespace, url: str, pid: int | None) -> None:
+        self.url = url.rstrip("/")
+        self.ws_base = "ws" + self.url.removeprefix("http")
+        self.pid = pid
+        self.per_match = args.per_match
+        self.teams = max(1, args.players // args.per_match)
+        self.players = self.teams * self.per_match
+        self.duration = args.duration
+        self.ramp = args.ramp
+        self.think = args.think
+        self.race = args.race
+        self.deflate = not args.no_deflate
+        self.seed = args.seed
+        self.progress = args.progress
+        self.stats = Stats()
+        self.stop = asyncio.Event()
+        self.all_connected = asyncio.Event()
+        self._teams_connected = 0
+        self.http = httpx.AsyncClient(base_url=self.url, timeout=30,
+                                      limits=httpx.Limits(max_connections=32))
+
+    def team_connected(self) -> None:
+        self._teams_connected += 1
+        if self._teams_connected == self.teams:
+            self.all_connected.set()
+
+    async def run(self) -> dict[str, Any]:
+        st = self.stats
+        teams = [Team(self, i) for i in range(self.teams)]
+        t0 = time.perf_counter()
+        runs = [asyncio.create_task(t.run(i * self.per_match / self.ramp)) for i, t in enumerate(teams)]
+        progress = asyncio.create_task(self._progress(t0)) if self.progress else None
+        lag = asyncio.create_task(self._lag())
+        # a generous limit for the ramp: a server too slow to let everyone in is itself a result
+        ramp_limit = self.players / self.ramp + 30 + 0.1 * self.players
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.all_connected.wait(), ramp_limit)
+        ramp_s = time.perf_counter() - t0
+        await asyncio.sleep(1.0)  # let the last rooms deal their first roll
+        # what exists now lives to the end: keep it out of the collector, so that this process's
+        # full collections (pauses every latency would share) stay short
+        gc.collect()
+        gc.freeze()
+
+        cpu0, gen0, mach0 = proc_cpu(self.pid), time.process_time(), machine_cpu()
+        w0 = time.perf_counter()
+        st.measuring = True
+        self.window_start = w0
+        await asyncio.sleep(self.duration)
+        st.measuring = False
+        wall = time.perf_counter() - w0
+        cpu1, gen1, mach1 = proc_cpu(self.pid), time.process_time(), machine_cpu()
+        connected = st.connected
+
+        self.stop.set()
+        lag.cancel()
+        if progress is not None:
+            progress.cancel()
+            sys.stderr.write("\r\033[K")
+        _done, stuck = await asyncio.wait(runs, timeout=30)
+        for t in stuck:
+            t.cancel()
+        await self.http.aclose()
+
+        server = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+        gen = gen1 - gen0
+        other = None if mach0 is None or mach1 is None or server is None else (mach1 - mach0) - server - gen
+        claim = percentiles(st.claim_ms)
+        fanout = percentiles(st.fanout_ms)
+        p99 = claim["p99"]
+        return {
+            "url": self.url, "players": self.players, "per_match": self.per_match, "matches": self.teams,
+            "connected": connected, "ramp_s": round(ramp_s, 1), "duration_s": round(wall, 2),
+            "think_s": list(self.think), "race": self.race, "seed": self.seed, "deflate": self.deflate,
+            "claims": st.w_claims, "claims_per_s": round(st.w_claims / wall, 1),
+            "actions": st.w_acts, "frames": st.w_frames, "frames_per_s": round(st.w_frames / wall, 1),
+            "kib_per_s": round(st.w_bytes / 1024 / wall, 1),
+            "illegal": st.w_illegal, "lost_races": st.w_lost_races, "other_errors": st.w_other_errors,
+            "matches_started": st.w_started, "matches_finished": st.w_finished,
+            "dropped_sockets": st.dropped, "failed_matches": st.failures,
+            "last_failure": st.last_failure or None,
+            "claim_ms": claim, "fanout_ms": fanout, "generator_lag_ms": percentiles(st.lag_ms),
+            "server_cpu": None if server is None else {
+                "seconds": round(server, 2), "cores": round(server / wall, 3),
+                "ms_per_match_per_s": round(server / wall / self.teams * 1000, 3),
+                "us_per_claim": round(server / st.w_claims * 1e6, 1) if st.w_claims else None,
+            },
+            "generator_cpu": {"seconds": round(gen, 2), "cores": round(gen / wall, 3)},
+            "other_cpu_cores": None if other is None else round(max(0.0, other) / wall, 3),
+            "cpus": os.cpu_count(),
+            "target_p99_ms": TARGET_P99_MS,
+            "p99_ok": None if p99 is None else p99 < TARGET_P99_MS and connected == self.players,
+        }
+
+    async def _lag(self) -> None:
+        # a late wake-up here is a delay every frame this process received at that moment shares
+        st = self.stats
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            if st.measuring:
+                st.lag_ms.append((time.perf_counter() - t - 0.01) * 1000)
+
+    async def _progress(self, t0: float) -> None:
+        st = self.stats
+        while True:
+            await asyncio.sleep(1.0)
+            if st.measuring:
+                phase = f"measuring {time.perf_counter() - self.window_start:4.0f}/{self.duration:g} s"
+            else:
+                phase = f"ramp {time.perf_counter() - t0:4.0f} s"
+            p99 = percentiles(st.claim_ms)["p99"]
+            sys.stderr.write(f"\r\033[K{phase}  players {st.connected}/{self.players}  claims {st.claims}"
+                             f"  illegal {st.w_illegal}" + (f"  p99 {p99:.1f} ms" if p99 is not None else ""))
+            sys.stderr.flush()
+
+
+# ====================================================================== the server
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``fuse serve`` on a free port, once it answers ``GET /api/health``; raises RuntimeError."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "fusegame.cli", "serve", "--port", str(port), "--db", db]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited ({proc.returncode}): {log.read_text()[-2000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                return proc, url
+        time.sleep(0.2)
+    stop_server(proc)
+    raise RuntimeError(f"the server did not answer /api/health within 60 s: {log.read_text()[-2000:]}")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()  # uvicorn shuts down gracefully on SIGTERM
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# ====================================================================== output
+def _ms(d: dict[str, Any], k: str) -> str:
+    v = d.get(k)
+    return "-" if v is None else f"{v:.1f}"
+
+
+def table(r: dict[str, Any]) -> str:
+    """The result as a few readable lines."""
+    c, f = r["claim_ms"], r["fanout_ms"]
+    s = r["server_cpu"]
+    g = r["generator_cpu"]
+    lines = [
+        f"{r['players']} players in {r['matches']} matches of {r['per_match']} at {r['url']}"
+        f" (think {r['think_s'][0]:g}-{r['think_s'][1]:g} s, race {r['race']:g}, seed {r['seed']}"
+        f"{'' if r['deflate'] else ', no compression'})",
+        f"window {r['duration_s']:.1f} s after a {r['ramp_s']:.1f} s ramp;"
+        f" {r['connected']} connected at its end",
+        "",
+        f"{'latency, ms':<24}{'n':>8}{'p50':>8}{'p90':>8}{'p99':>8}{'max':>8}",
+        f"{'claim to own frame':<24}{c['n']:>8}{_ms(c, 'p50'):>8}{_ms(c, 'p90'):>8}{_ms(c, 'p99'):>8}"
+        f"{_ms(c, 'max'):>8}",
+        f"{'claim to all players':<24}{f['n']:>8}{_ms(f, 'p50'):>8}{_ms(f, 'p90'):>8}{_ms(f, 'p99'):>8}"
+        f"{_ms(f, 'max'):>8}",
+        "",
+        f"claims {r['claims']} ({r['claims_per_s']:.1f}/s), all actions {r['actions']}, "
+        f"frames received {r['frames']} ({r['frames_per_s']:.0f}/s, {r['kib_per_s']:.0f} KiB/s)",
+        f"illegal claims {r['illegal']} (lost races {r['lost_races']}), other errors {r['other_errors']}, "
+        f"matches started {r['matches_started']}, finished {r['matches_finished']}",
+    ]
+    if r["dropped_sockets"] or r["failed_matches"]:
+        lines.append(f"dropped sockets {r['dropped_sockets']}, failed matches {r['failed_matches']}"
+                     f" (last: {r['last_failure']})")
+    lines.append("")
+    if s is None:
+        lines.append("server CPU: unknown (give --pid for a server started elsewhere)")
+    else:
+        per_claim = "-" if s["us_per_claim"] is None else f"{s['us_per_claim']:.0f}"
+        lines.append(f"server CPU {s['cores']:.2f} cores: {s['ms_per_match_per_s']:.2f} ms per match per"
+                     f" second, {per_claim} µs per claim")
+    other = r["other_cpu_cores"]
+    lag = r["generator_lag_ms"]
+    lines.append(f"load generator CPU {g['cores']:.2f} cores (it shares the machine's {r['cpus']} cores"
+                 f" with the server)" + ("" if other is None else f"; everything else {other:.2f} cores"))
+    lines.append(f"load generator event-loop lag p50 {_ms(lag, 'p50')}, p99 {_ms(lag, 'p99')},"
+                 f" max {_ms(lag, 'max')} ms (part of every latency above)")
+    if r["p99_ok"] is not None:
+        verdict = "under" if r["p99_ok"] else "NOT under"
+        lines.append(f"claim p99 {_ms(c, 'p99')} ms: {verdict} the {r['target_p99_ms']:g} ms target")
+    return "\n".join(lines)
+
+
+def _think(text: str) -> tuple[float, float]:
+    lo, _, hi = text.partition("-")
+    a, b = float(lo), float(hi or lo)
+    if not 0 <= a <= b:
+        raise argparse.ArgumentTypeError(f"--think wants LOW-HIGH seconds, e.g. 0.3-1.5, not {text!r}")
+    return a, b
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, default=500,
+                    help="players connected at once, rounded down to whole matches (default 500)")
+    ap.add_argument("--per-match", type=int, default=4, help="players in one match, 1 to 5 (default 4)")
+    ap.add_argument("--duration", type=float, default=60.0, help="measurement window, seconds (default 60)")
+    ap.add_argument("--think", type=_think, default=(0.3, 1.5),
+                    help="seconds between seeing something to do and doing it, LOW-HIGH (default 0.3-1.5)")
+    ap.add_argument("--race", type=float, default=0.5,
+                    help="probability of claiming a die anyway after someone else placed it (default 0.5)")
+    ap.add_argument("--ramp", type=float, default=50.0, help="players connected per second (default 50)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-deflate", action="store_true",
+                    help="do not offer permessage-deflate (browsers do, so it is on by default)")
+    ap.add_argument("--url", default=None, help="a server already running, e.g. http://127.0.0.1:8000")
+    ap.add_argument("--pid", type=int, default=None, help="that server's process id, for its CPU time")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    args = ap.parse_args(argv)
+    if not 1 <= args.per_match <= 5 or args.players < args.per_match or args.duration <= 0 or args.ramp <= 0:
+        ap.error("--per-match is 1 to 5, --players at least --per-match, --duration and --ramp above 0")
+    args.progress = sys.stderr.isatty()
+
+    # two sockets per player (ours and the server's) plus the database and HTTP connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, max(soft, 4 * args.players + 256))
+    if want > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+    with tempfile.TemporaryDirectory(prefix="fuse-bench-") as tmp:
+        proc = None
+        if args.url is None:
+            try:
+                proc, url = start_server(f"sqlite:///{tmp}/bench.db", Path(tmp) / "server.log")
+            except RuntimeError as e:
+                print(f"ws_latency: {e}", file=sys.stderr)
+                return 1
+            pid: int | None = proc.pid
+        else:
+            url, pid = args.url, args.pid
+            try:
+                httpx.get(f"{url.rstrip('/')}/api/health", timeout=5).raise_for_status()
+            except httpx.HTTPError as e:
+                print(f"ws_latency: {url} does not answer /api/health: {e}", file=sys.stderr)
+                return 1
+        try:
+            result = _run(lambda: Bench(args, url, pid).run())
+        finally:
+            if proc is not None:
+                stop_server(proc)
+    print(json.dumps(result, indent=2) if args.json else table(result))
+    return 0
+
+
+def _run(make: Callable[[], Any]) -> dict[str, Any]:
+    async def go() -> dict[str, Any]:
+        result: dict[str, Any] = await make()
+        return result
+
+    try:
+        import uvloop  # the server runs on it too (uvicorn's default when it is installed)
+    except ImportError:
+        return asyncio.run(go())
+    return uvloop.run(go())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
