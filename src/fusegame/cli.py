@@ -223,13 +223,17 @@ def cards_render(
             return
         if card_id is None:
             raise ValueError("which card? give a card id (e.g. F12), or --all --out DIR")
-        svg = any_card_svg(cat, card_id) + "\n"
-        if out is None:
-            typer.echo(svg, nl=False)
-        else:
-            out.write_text(svg, encoding="utf-8")
+        _emit(any_card_svg(cat, card_id) + "\n", out)
 
     _guard(run)
+
+
+def _emit(text: str, out: Path | None) -> None:
+    """Write ``text`` to ``out``, or to stdout when no file is given."""
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
 
 
 @cards_app.command("page")
@@ -242,11 +246,7 @@ def cards_page(
     from fusegame.web.svg import catalogue_page
 
     def run() -> None:
-        page = catalogue_page(_catalogue(cards_file), None if card_set == "all" else card_set)
-        if out is None:
-            typer.echo(page, nl=False)
-        else:
-            out.write_text(page, encoding="utf-8")
+        _emit(catalogue_page(_catalogue(cards_file), None if card_set == "all" else card_set), out)
 
     _guard(run)
 

@@ -56,8 +56,8 @@ export function renderLobby(ctx) {
 
   const nameInput = h('input', {id: 'join-name', type: 'text', maxlength: 24, autocomplete: 'nickname', required: true,
     value: savedName(), placeholder: t('lobby.namePlaceholder'), dataset: {testid: 'join-name'}});
-  const joinForm = h('form', {class: 'inline-form', onsubmit: (e) => {
-    e.preventDefault();
+  // join the given seat (null: the first open one) under the typed name, or ask for a name
+  const joinAs = (seat) => {
     const name = nameInput.value.trim();
     if (!name) {
       toast(t('lobby.nameMissing'));
@@ -65,7 +65,11 @@ export function renderLobby(ctx) {
       return;
     }
     saveName(name);
-    ctx.join(name, null);
+    ctx.join(name, seat);
+  };
+  const joinForm = h('form', {class: 'inline-form', onsubmit: (e) => {
+    e.preventDefault();
+    joinAs(null);
   }},
   h('label', {for: 'join-name'}, t('lobby.yourName')), nameInput,
   h('button', {type: 'submit', class: 'btn primary', dataset: {testid: 'join-button'}, disabled: !openSeats}, t('lobby.join')));
@@ -79,16 +83,7 @@ export function renderLobby(ctx) {
           onclick: () => ctx.bot(s.seat, true)}, t('lobby.addBot')));
       } else {
         controls.push(h('button', {type: 'button', class: 'btn small', dataset: {testid: `sit-${s.seat}`},
-          onclick: () => {
-            const name = nameInput.value.trim();
-            if (!name) {
-              toast(t('lobby.nameMissing'));
-              nameInput.focus();
-              return;
-            }
-            saveName(name);
-            ctx.join(name, s.seat);
-          }}, t('lobby.sitHere')));
+          onclick: () => joinAs(s.seat)}, t('lobby.sitHere')));
       }
     } else if (s.kind === 'bot' && seated) {
       controls.push(h('button', {type: 'button', class: 'btn small ghost', dataset: {testid: `remove-bot-${s.seat}`},
