@@ -87,6 +87,7 @@ def place_first_legal_die(page: Page) -> tuple[str, str]:
     die_id = (die.get_attribute("data-testid") or "").removeprefix("die-")
     die.click()
     slot = page.locator("svg.card g.slot.legal").first
+    expect(slot).to_be_visible()
     card = slot.locator("xpath=ancestor::*[local-name()='svg'][1]").get_attribute("data-card") or ""
     slot.click()
     return die_id, card

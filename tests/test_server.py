@@ -363,6 +363,7 @@ def test_an_open_penalty_choice_is_made_at_random_after_the_timeout(client: Test
         client.portal.call(_start_from, lobby, code, scenario)  # type: ignore[union-attr]
         s = first_state(a)
         assert [x["kind"] for x in s["moves"]["actions"]] == ["give", "give"]
+        assert 0 < s["choices"]["0"] <= 300 and "1" not in s["choices"]  # the deadline, for the page
         t0 = time.monotonic()
         gave = until(a, lambda m: m["type"] == "state"
                      and any(e["kind"] == "die_returned" for e in m["events"]))

@@ -172,6 +172,7 @@ class Match:
     limit_timer: Timer | None = None
     bot_timers: dict[int, Timer] = field(default_factory=dict)
     choice_timers: dict[int, Timer] = field(default_factory=dict)
+    choice_due: dict[int, float] = field(default_factory=dict)  #: seat -> scheduler time of the pick
     planner: TeamPlanner = field(default_factory=TeamPlanner)
 
 
@@ -188,6 +189,7 @@ class _Frame:
     hints: str
     moves: dict[int, str]  #: by seat
     clock: str
+    choices: str
 
 
 class Room:
@@ -468,12 +470,12 @@ class Room:
         self._hints = None
         if self.options.hints and m.state.outcome is None:
             self._hints = [h.to_dict() for h in hint(m.state, m.planner)]
+        if m.state.outcome is None:
+            self._schedule()  # first: the frames carry the penalty choices' deadlines
         for c in list(self.clients):
             c.send(self._state_frame(c.seat))
         if m.state.outcome is not None:
             self._finish()
-        else:
-            self._schedule()
 
     def _clock(self) -> dict[str, Any]:
         m = self.match
@@ -501,13 +503,23 @@ class Room:
             del view["legal_actions"]
             moves = moves_by_seat(m.state) if m.state.outcome is None else {}
             self._frame = _Frame(self.seq, dumps(view), dumps(self._events), dumps(self._hints),
-                                 {s: dumps(mv) for s, mv in moves.items()}, dumps(self._clock()))
+                                 {s: dumps(mv) for s, mv in moves.items()}, dumps(self._clock()),
+                                 dumps(self._choices()))
         f = self._frame
         events = "[]" if current_only else f.events
         clock = f.clock if not current_only else dumps(self._clock())
+        choices = f.choices if not current_only else dumps(self._choices())
         moves_s = f.moves.get(seat, _NO_MOVES) if seat is not None else _NO_MOVES
         return (f'{{"type":"state","seq":{self.seq},"seat":{dumps(seat)},"clock":{clock},'
-                f'"moves":{moves_s},"hints":{f.hints},"events":{events},"view":{f.view}}}')
+                f'"moves":{moves_s},"choices":{choices},"hints":{f.hints},"events":{events},'
+                f'"view":{f.view}}}')
+
+    def _choices(self) -> dict[str, int]:
+        """Milliseconds left, by seat, before an open penalty choice is made at random (I-11)."""
+        m = self.match
+        assert m is not None
+        now = self.scheduler.now()
+        return {str(s): max(0, round((due - now) * 1000)) for s, due in sorted(m.choice_due.items())}
 
     def _over_frame(self) -> str:
         m = self.match
@@ -525,6 +537,7 @@ class Room:
                 t.cancel()
         m.bot_timers.clear()
         m.choice_timers.clear()
+        m.choice_due.clear()
         if self.on_over is not None:
             self.on_over(self)  # stores the game; calls ``stored`` with its log id
         else:
@@ -553,6 +566,7 @@ class Room:
                     or self.seats[seat].bot_plays:
                 timer.cancel()
                 del m.choice_timers[seat]
+                m.choice_due.pop(seat, None)
         for seat, dec in decisions.items():
             if self.seats[seat].bot_plays:
                 if seat not in m.bot_timers:
@@ -564,6 +578,7 @@ class Room:
             elif dec.kind in ("give_up", "reroll", "return") and seat not in m.choice_timers:
                 m.choice_timers[seat] = self.scheduler.call_later(
                     self.options.choice_timeout_s, partial(self._timed_out, seat))
+                m.choice_due[seat] = self.scheduler.now() + self.options.choice_timeout_s
 
     def _bot_act(self, seat: int) -> None:
         m = self.match
@@ -600,6 +615,7 @@ class Room:
         if m is None or m.state.outcome is not None:
             return
         m.choice_timers.pop(seat, None)
+        m.choice_due.pop(seat, None)
         dec = m.state.to_act().get(seat)
         if dec is None or dec.kind not in ("give_up", "reroll", "return"):
             return

@@ -124,7 +124,7 @@ export class PlayView {
     this.computer.update(frame.clock, frame.view);
     for (const ev of frame.events || []) this.onEvent(ev);
     const drawn = this.table.update({view: frame.view, moves: frame.moves, hints: frame.hints || null,
-      names: this.names(), seat: this.ctx.seat()});
+      names: this.names(), seat: this.ctx.seat(), choices: frame.choices || {}});
     this.renderTop();
     this.renderPlayers();
     if (frame.view.outcome && !this.outcome) this.finish(frame.view.outcome, null);

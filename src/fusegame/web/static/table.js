@@ -81,8 +81,9 @@ export class Table {
   }
 
   /** Draw a new view (async: card pictures are fetched once and cached). */
-  async update({view, moves, hints, names, seat} = {}) {
+  async update({view, moves, hints, names, seat, choices} = {}) {
     if (seat !== undefined) this.seat = seat;
+    if (choices !== undefined) this.choices = choices || {};
     if (view !== undefined) this.view = view;
     if (moves !== undefined) this.moves = moves || {place: [], actions: []};
     if (hints !== undefined) this.hints = hints;
@@ -145,7 +146,10 @@ export class Table {
     }
     const key = [v.turn, mine.kind, v.phase, v.removal_reason || '', (v.unused || []).length,
       (mine.options || []).join(',')].join('|');
-    if (!this.choiceSince || this.choiceSince.key !== key) this.choiceSince = {key, at: performance.now()};
+    // the server says how long is left (so a reload does not restart the count); else count from now
+    const left = (this.choices || {})[String(this.mySeat)];
+    if (Number.isFinite(left)) this.choiceSince = {key, at: performance.now() - (this.choiceMs - left)};
+    else if (!this.choiceSince || this.choiceSince.key !== key) this.choiceSince = {key, at: performance.now()};
   }
 
   choiceLeft() {
