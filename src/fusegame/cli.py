@@ -2,6 +2,7 @@
 
     fuse cards [--set fuse] [--json] [--cards FILE]
     fuse cards validate FILE
+    fuse cards render F12 [--out card.svg]      /  fuse cards page [--set fuse] [--out cards.html]
     fuse cards analyze [--set countdown] [--json] [--plot cards.png] [--check]
     fuse sim --players 4 --difficulty standard --games 200 --seed 1 --policy team [--json]
     fuse hint position.yaml [--json]
@@ -91,11 +92,11 @@ class _OneLineErrors(TyperGroup):
 
 app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True,
                   pretty_exceptions_enable=False,
-                  help="FUSE, the real-time cooperative dice game: cards, simulations with bots, hints, "
-                       "game records.")
+                  help="FUSE, the real-time cooperative dice game: play it in the browser (fuse serve), "
+                       "cards, simulations with bots, hints, game records.")
 cards_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
-                        help="List the card catalogue, validate a catalogue file, or measure "
-                             "how hard each card is.")
+                        help="List the card catalogue, validate a catalogue file, draw cards as "
+                             "SVG, or measure how hard each card is.")
 app.add_typer(cards_app, name="cards")
 
 CardsOpt = Annotated[Path | None, typer.Option("--cards", help="Card catalogue file (TOML) to use "

@@ -98,6 +98,7 @@ class Seat:
     ready: bool = False
     connections: int = 0
     autoplay: bool = False  #: a bot plays this human's seat (they left, or asked for it)
+    left_at: float = 0.0  #: scheduler time the last socket of this seat closed
 
     @property
     def bot_plays(self) -> bool:
@@ -283,12 +284,16 @@ class Room:
                 seat = self.seats[client.seat]
                 seat.connections -= 1
                 if seat.connections == 0 and self.status == "playing":
+                    seat.left_at = self.scheduler.now()
                     self.scheduler.call_later(self.options.leave_grace_s, partial(self._gone, seat.index))
             self._room_changed()
 
     def _gone(self, index: int) -> None:
         seat = self.seats[index]
-        if self.status == "playing" and seat.kind == "human" and seat.connections == 0 and not seat.autoplay:
+        # an earlier absence's timer does not count if the player came back and left again since
+        away = self.scheduler.now() - seat.left_at >= self.options.leave_grace_s * 0.99
+        if self.status == "playing" and seat.kind == "human" and seat.connections == 0 and away \
+                and not seat.autoplay:
             seat.autoplay = True
             self._room_changed()
             self._schedule()
