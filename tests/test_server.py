@@ -505,16 +505,25 @@ def test_a_game_is_stored_in_postgresql(postgres_url: str) -> None:  # noqa: F81
 
 
 class _ManualClock:
-    """A scheduler whose time a test moves by hand (timers are kept, not run)."""
+    """A scheduler whose time a test moves by hand; ``advance`` runs the timers that fall due."""
 
     def __init__(self) -> None:
         self.t = 0.0
+        self.timers: list[tuple[float, Callable[[], None]]] = []
 
     def now(self) -> float:
         return self.t
 
     def call_later(self, delay: float, fn: Callable[[], None]) -> Any:
+        self.timers.append((self.t + delay, fn))
         return _NoTimer()
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+        due = [fn for at, fn in self.timers if at <= self.t]
+        self.timers = [(at, fn) for at, fn in self.timers if at > self.t]
+        for fn in due:
+            fn()
 
 
 class _NoTimer:
@@ -551,3 +560,24 @@ def test_hints_and_bots_follow_the_server_clock_when_a_role_decision_comes_back(
     answer = other.frames[before:]
     assert [f["type"] for f in answer] == ["state"] and answer[0]["hints"]
     assert all(h["action"] is None or h["action"].endswith("@1000") for h in answer[0]["hints"])
+
+
+def test_an_earlier_absence_does_not_cut_short_the_grace_period_of_a_later_one() -> None:
+    clock = _ManualClock()
+    options = RoomOptions(GameConfig(players=2), bot_delay_ms=1000, seed=3, leave_grace_s=30)
+    room = Room("AAAAA", options, clock)
+    room.join("Ana")
+    room.join("Bo")
+    ana, bo = _Socket(0), _Socket(1)
+    for s in (ana, bo):
+        room.connect(s)
+        room.handle(s, '{"type": "ready"}')
+    room.disconnect(bo)  # Bo's connection drops...
+    clock.advance(20)
+    bo2 = _Socket(1)
+    room.connect(bo2)  # ...he is back after 20 s...
+    room.disconnect(bo2)  # ...and gone again
+    clock.advance(11)  # the first absence's timer falls due: only 11 s into the second one
+    assert not room.seats[1].autoplay
+    clock.advance(20)
+    assert room.seats[1].autoplay and not room.seats[0].autoplay
