@@ -13,6 +13,7 @@ import gc
 import json
 import logging
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -177,15 +178,18 @@ class _Replays:
     def __init__(self, size: int = 32) -> None:
         self.size = size
         self.items: OrderedDict[int, GameRecord] = OrderedDict()
+        self.lock = threading.Lock()  # replays are read from worker threads
 
     def get(self, key: int, load: Callable[[], GameRecord]) -> GameRecord:
-        if key in self.items:
-            self.items.move_to_end(key)
-            return self.items[key]
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
         rec = load()
-        self.items[key] = rec
-        if len(self.items) > self.size:
-            self.items.popitem(last=False)
+        with self.lock:
+            self.items[key] = rec
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
         return rec
 
 
