@@ -72,6 +72,15 @@ def test_options_offer_every_game_setting(client: TestClient) -> None:
     assert set(o["modules"]) == {"roles", "bombs", "fuses", "sparks", "split-dice"}
     assert o["players"]["epic"] == {"min": 6, "max": 9}
     assert o["defaults"]["timed"] is True and o["defaults"]["hints"] is False
+    # the counts of fuse cards each game allows, so that the form offers no impossible one
+    assert o["fuse_cards"]["fuse"]["standard"] == {"min": 0, "max": 11}
+    assert o["fuse_cards"]["countdown"]["standard"] == {"min": 0, "max": 0}
+    assert o["fuse_cards"]["countdown"]["expert"] == {"min": 1, "max": 10}
+    for game, levels in o["fuse_cards"].items():
+        for level, r in levels.items():
+            body = {"game": game, "difficulty": level, "fuse_cards": r["max"],
+                    "players": o["players"][game]["min"]}
+            assert client.post("/api/rooms", json=body).status_code == 201, body
 
 
 @pytest.mark.parametrize(("body", "words"), [

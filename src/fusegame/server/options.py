@@ -9,6 +9,7 @@ it, so the lobby can show one readable line.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from fusegame.rules.config import ConfigError, Difficulty, Game, GameConfig, Module, Setup
@@ -123,6 +124,25 @@ def parse_options(data: Any) -> RoomOptions:
                        bot_delay_ms=delay if delay is not None else DEFAULT_BOT_DELAY_MS, seed=seed)
 
 
+@cache
+def fuse_card_ranges() -> dict[str, dict[str, dict[str, int]]]:
+    """How many fuse cards each game allows at each difficulty (without modules): the counts
+    ``GameConfig`` accepts, so that the lobby form can offer only those."""
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for game in Game:
+        lo = PLAYER_RANGES[game.value][0]
+        for d in Difficulty:
+            ok = []
+            for n in range(21):
+                try:
+                    GameConfig(players=lo, game=game, difficulty=d, fuse_cards=n)
+                except ConfigError:
+                    continue
+                ok.append(n)
+            out.setdefault(game.value, {})[d.value] = {"min": min(ok, default=0), "max": max(ok, default=0)}
+    return out
+
+
 def option_choices() -> dict[str, Any]:
     """What ``GET /api/options`` tells the lobby form."""
     return {
@@ -133,5 +153,6 @@ def option_choices() -> dict[str, Any]:
         "setups": [s.value for s in Setup],
         "defaults": parse_options({}).to_dict(),
         "bot_delay_ms": {"min": 0, "max": MAX_BOT_DELAY_MS, "default": DEFAULT_BOT_DELAY_MS},
+        "fuse_cards": fuse_card_ranges(),
         "choice_timeout_s": CHOICE_TIMEOUT_S,
     }

@@ -101,6 +101,10 @@ export class HomePage {
     const difficulties = list(diffs, 'difficulty').filter((d) => d.id !== top);
     if (f.difficulty === top) f.difficulty = top === 'heroic' ? 'insane' : 'heroic';
     const setups = list(o.setups, 'setup');
+    // the fuse card counts this game allows at this difficulty; a choice outside them goes back to
+    // the game's default
+    const fuses = ((o.fuse_cards || {})[f.game] || {})[f.difficulty] || {min: 0, max: 20};
+    if (f.fuse_cards !== null && (f.fuse_cards < fuses.min || f.fuse_cards > fuses.max)) f.fuse_cards = null;
     const modules = list(o.modules, 'module');
     const field = (id, label, control, help) => h('div', {class: 'field'},
       h('label', {for: id}, label), control, help ? h('div', {class: 'help-text'}, help) : null);
@@ -123,7 +127,8 @@ export class HomePage {
             const n = Number(e.target.value);
             if (Number.isInteger(n) && n >= pmin && n <= pmax) f.players = n;
           }}), t('opt.playersRange', {min: pmin, max: pmax})),
-        field('difficulty', t('opt.difficulty'), select('difficulty', difficulties, f.difficulty, (v) => { f.difficulty = v; })),
+        field('difficulty', t('opt.difficulty'), select('difficulty', difficulties, f.difficulty,
+          (v) => { f.difficulty = v; this.render(); })),
         field('setup', t('opt.setup'), select('setup', setups, f.setup, (v) => { f.setup = v; }), t('opt.setupHelp'))),
       f.game === 'fuse' && modules.length ? h('fieldset', {class: 'modules'},
         h('legend', {}, t('opt.modules')),
@@ -142,9 +147,11 @@ export class HomePage {
         check('hints', t('opt.hints'), 'hints', t('opt.hintsHelp')),
         check('six_point_cards', t('opt.six'), 'six_point_cards'),
         check('strict_fuse', t('opt.strict'), 'strict_fuse', t('opt.strictHelp')),
-        field('fuse_cards', t('opt.fuseCards'), h('input', {id: 'fuse_cards', type: 'number', min: 0, max: 20,
-          placeholder: t('opt.default'), value: f.fuse_cards ?? '', dataset: {testid: 'opt-fuse_cards'},
-          oninput: (e) => { f.fuse_cards = e.target.value === '' ? null : Number(e.target.value); }}), t('opt.fuseCardsHelp')),
+        field('fuse_cards', t('opt.fuseCards'), h('input', {id: 'fuse_cards', type: 'number', min: fuses.min,
+          max: fuses.max, placeholder: t('opt.default'), value: f.fuse_cards ?? '', disabled: fuses.max === 0,
+          dataset: {testid: 'opt-fuse_cards'},
+          oninput: (e) => { f.fuse_cards = e.target.value === '' ? null : Number(e.target.value); }}),
+        fuses.max === 0 ? t('opt.fuseNone') : `${t('opt.fuseCardsHelp')} ${t('opt.fuseRange', fuses)}`),
         field('bot_delay', t('opt.botDelay'), h('div', {class: 'range'},
           h('input', {id: 'bot_delay', type: 'range', min: 0, max: 10000, step: 250, value: f.bot_delay_ms,
             dataset: {testid: 'opt-bot-delay'},
