@@ -464,16 +464,21 @@ class _Builder:
             out.append(cid)
         return out
 
+    def _defined_id(self, item: Mapping[str, Any], where: str, what: str) -> str:
+        """The ``id`` of a card being defined: present, and no other card's."""
+        cid = item.get("id")
+        if not isinstance(cid, str) or not cid:
+            raise ScenarioError(f"{where}.id", f"{what} needs an id")
+        if self._taken_id(cid):
+            raise ScenarioError(f"{where}.id", f"{cid!r} is already a card")
+        return cid
+
     def define_fuse(self, item: Any, where: str) -> None:
         if not isinstance(item, Mapping):
             raise ScenarioError(where, "a fuse card definition is a mapping with 'id' and 'shows' (or "
                                        "'effect')")
         _check_keys(item, {"id", "shows", "effect", "text", "set"}, where)
-        fid = item.get("id")
-        if not isinstance(fid, str) or not fid:
-            raise ScenarioError(f"{where}.id", "a fuse card needs an id")
-        if self._taken_id(fid):
-            raise ScenarioError(f"{where}.id", f"{fid!r} is already a card")
+        fid = self._defined_id(item, where, "a fuse card")
         sets = self.probe.fuse_sets
         card_set = self._set(item.get("set"), where, sets[-1], ("fuse", "countdown"))
         text = item.get("text", "")
@@ -502,11 +507,7 @@ class _Builder:
         if not isinstance(item, Mapping):
             raise ScenarioError(where, "a role card definition is a mapping with 'id' and 'ability'")
         _check_keys(item, {"id", "ability", "name", "text", "set"}, where)
-        rid = item.get("id")
-        if not isinstance(rid, str) or not rid:
-            raise ScenarioError(f"{where}.id", "a role card needs an id")
-        if self._taken_id(rid):
-            raise ScenarioError(f"{where}.id", f"{rid!r} is already a card")
+        rid = self._defined_id(item, where, "a role card")
         raw = item.get("ability")
         ab = _ability(raw) if isinstance(raw, str) else None
         if ab is None:

@@ -13,8 +13,6 @@ import gc
 import json
 import logging
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from importlib import resources
@@ -27,10 +25,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from fusegame.cards import builtin_catalogue
-from fusegame.observe import observation
 from fusegame.record import GameRecord, RecordError
 from fusegame.server.options import OptionError, RoomOptions, option_choices, parse_options
-from fusegame.server.room import MAX_MESSAGE, Room, RoomError, Timer, event_dict
+from fusegame.server.replays import Replay, ReplayCache
+from fusegame.server.room import MAX_MESSAGE, Room, RoomError, Timer
 from fusegame.server.storage import Storage, default_url, entry_from_state
 from fusegame.server.tutorial import Tutorial
 
@@ -172,27 +170,6 @@ async def _json_body(request: Request) -> Any:
         raise HTTPException(400, "the request body is not valid JSON") from None
 
 
-class _Replays:
-    """Recently opened records, so that stepping through a replay does not re-read the database."""
-
-    def __init__(self, size: int = 32) -> None:
-        self.size = size
-        self.items: OrderedDict[int, GameRecord] = OrderedDict()
-        self.lock = threading.Lock()  # replays are read from worker threads
-
-    def get(self, key: int, load: Callable[[], GameRecord]) -> GameRecord:
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-        rec = load()
-        with self.lock:
-            self.items[key] = rec
-            if len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return rec
-
-
 #: How ``fuse serve`` runs uvicorn. Frames over 1 MiB close the socket (smaller oversized ones get an
 #: error frame: ``room.MAX_MESSAGE``). Compression is off: every change sends each player the same
 #: few kilobytes, and compressing them per socket cost 40% of the server's time under load
@@ -207,7 +184,7 @@ def create_app(db_url: str | None = None) -> FastAPI:
     storage = Storage(db_url or default_url())
     lobby = Lobby(storage)
     tutorial = Tutorial()
-    replays = _Replays()
+    replays = ReplayCache()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -312,12 +289,12 @@ def create_app(db_url: str | None = None) -> FastAPI:
         total = await asyncio.to_thread(storage.count_games, **f)
         return {"games": [g.to_dict() for g in games], "best": [g.to_dict() for g in best], "total": total}
 
-    def load_record(log_id: int) -> GameRecord:
+    def load_replay(log_id: int) -> Replay:
         entry = storage.get_game(log_id)
         if entry is None:
             raise HTTPException(404, f"no game {log_id} in the log")
         try:
-            return GameRecord.from_dict(entry.record, f"game {log_id}")
+            return Replay(GameRecord.from_dict(entry.record, f"game {log_id}"))
         except RecordError as e:
             raise HTTPException(500, str(e)) from None
 
@@ -330,15 +307,15 @@ def create_app(db_url: str | None = None) -> FastAPI:
 
     @app.get("/api/log/{log_id}/replay")
     async def log_replay(log_id: int) -> dict[str, Any]:
-        rec = await asyncio.to_thread(replays.get, log_id, lambda: load_record(log_id))
-        return await asyncio.to_thread(_replay_steps, rec)
+        rep = await asyncio.to_thread(replays.get, log_id, lambda: load_replay(log_id))
+        return rep.summary()
 
     @app.get("/api/log/{log_id}/replay/{step}")
     async def log_replay_step(log_id: int, step: int) -> dict[str, Any]:
-        rec = await asyncio.to_thread(replays.get, log_id, lambda: load_record(log_id))
-        if not 0 <= step <= len(rec.actions):
-            raise HTTPException(404, f"game {log_id} has steps 0 to {len(rec.actions)}")
-        return await asyncio.to_thread(_replay_view, rec, step)
+        rep = await asyncio.to_thread(replays.get, log_id, lambda: load_replay(log_id))
+        if not 0 <= step <= rep.last:
+            raise HTTPException(404, f"game {log_id} has steps 0 to {rep.last}")
+        return await asyncio.to_thread(rep.view, step)
 
     # ---------------------------------------------------------------- tutorial
     @app.get("/api/tutorial")
@@ -390,26 +367,3 @@ def create_app(db_url: str | None = None) -> FastAPI:
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True), name="client")
     return app
-
-
-def _replay_steps(rec: GameRecord) -> dict[str, Any]:
-    from fusegame.record import replay
-
-    steps: list[dict[str, Any]] = [{"index": 0, "action": None, "time_ms": 0, "events": []}]
-    try:
-        for i, (action, events, state) in enumerate(replay(rec), start=1):
-            steps.append({"index": i, "action": str(action), "time_ms": state.time_ms,
-                          "events": [event_dict(e) for e in events]})
-    except RecordError as e:
-        raise HTTPException(500, str(e)) from None
-    return {"steps": steps, "count": len(steps), "config": rec.config.to_dict(), "seed": rec.seed}
-
-
-def _replay_view(rec: GameRecord, step: int) -> dict[str, Any]:
-    state = rec.initial_state()
-    for action in rec.actions[:step]:
-        state.apply(action)
-    view = observation(state, 0, legal_actions=False)
-    view["seat"] = None
-    del view["legal_actions"]
-    return {"step": step, "view": view}

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
-from fusegame.bots.hints import hint
+from fusegame.bots.hints import Hint, hint
 from fusegame.bots.team import TeamPlanner
 from fusegame.observe import game_title, observation
 from fusegame.record import GameRecord
@@ -159,6 +159,15 @@ def _moves(legal: Iterable[Action]) -> dict[str, Any]:
             "actions": actions}
 
 
+def public_view(state: GameState, seat: int | None = None) -> dict[str, Any]:
+    """``observation`` without the legal actions (the one part that differs between seats), with
+    ``seat`` as given: one view that every player and spectator of a table can share."""
+    view = observation(state, 0, legal_actions=False)
+    view["seat"] = seat
+    del view["legal_actions"]
+    return view
+
+
 def event_dict(e: Event) -> dict[str, Any]:
     return {**e.to_dict(), "text": str(e)}
 
@@ -216,6 +225,7 @@ class Room:
         self.on_over = on_over
         self._frame: _Frame | None = None
         self._hints: list[dict[str, Any]] | None = None
+        self._advice: tuple[int, list[Hint]] | None = None  # the planner's hints for state ``seq``
         self._events: list[dict[str, Any]] = []
 
     # ================================================================== lobby
@@ -474,7 +484,7 @@ class Room:
         self._frame = None
         self._hints = None
         if self.options.hints and m.state.outcome is None:
-            self._hints = [h.to_dict() for h in hint(m.state, m.planner)]
+            self._hints = [h.to_dict() for h in self._team_hints()]
         if m.state.outcome is None:
             self._schedule()  # first: the frames carry the penalty choices' deadlines
         for c in list(self.clients):
@@ -503,9 +513,7 @@ class Room:
         m = self.match
         assert m is not None
         if self._frame is None or self._frame.seq != self.seq:
-            view = observation(m.state, 0, legal_actions=False)
-            view["seat"] = None
-            del view["legal_actions"]
+            view = public_view(m.state)
             moves = moves_by_seat(m.state) if m.state.outcome is None else {}
             self._frame = _Frame(self.seq, dumps(view), dumps(self._events), dumps(self._hints),
                                  {s: dumps(mv) for s, mv in moves.items()}, dumps(self._clock()),
@@ -602,11 +610,20 @@ class Room:
             if m.state.outcome is None and seat in m.state.to_act():
                 self.apply(m.state.legal_actions(seat)[0])
 
+    def _team_hints(self) -> list[Hint]:
+        """The planner's advice for every seat in the current state, worked out once per change
+        whether the page shows it (hints on) or a bot follows it."""
+        m = self.match
+        assert m is not None
+        if self._advice is None or self._advice[0] != self.seq:
+            self._advice = (self.seq, hint(m.state, m.planner))
+        return self._advice[1]
+
     def _bot_choice(self, seat: int) -> Action:
         m = self.match
         assert m is not None
         state = m.state
-        for h in hint(state, m.planner):
+        for h in self._team_hints():
             if h.seat == seat and h.action is not None:
                 return h.action
         legal = list(state.legal_actions(seat))

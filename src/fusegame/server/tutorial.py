@@ -9,18 +9,17 @@ engine, so an illegal move gets the engine's reason and a legal but different mo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 import yaml
 
 from fusegame.cards.model import BombCard
-from fusegame.observe import observation
 from fusegame.rules.actions import Action, ActionParseError, with_time
 from fusegame.rules.state import GameState, IllegalAction
 from fusegame.scenario import scenario_from_data
-from fusegame.server.room import event_dict, moves_of
+from fusegame.server.room import event_dict, moves_of, public_view
 
 LANGUAGES = ("en", "es")
 
@@ -30,14 +29,15 @@ class Lesson:
     id: str
     words: dict[str, dict[str, str]]  #: field -> language -> text
     accept: tuple[dict[str, Any], ...]
-    scenario: dict[str, Any]
+    start: GameState = field(compare=False)  #: the position, built once from the scenario
 
     def text(self, key: str, lang: str) -> str:
         w = self.words.get(key, {})
         return w.get(lang) or w.get("en", "")
 
     def state(self) -> GameState:
-        return scenario_from_data(self.scenario)
+        """A fresh copy of the lesson's position."""
+        return self.start.clone()
 
     def accepts(self, state: GameState, action: Action) -> bool:
         """Does ``action`` (legal in ``state``, not yet applied) complete the lesson?"""
@@ -56,12 +56,6 @@ class Lesson:
         return False
 
 
-def _view(state: GameState) -> dict[str, Any]:
-    view = observation(state, 0, legal_actions=False)
-    del view["legal_actions"]
-    return view
-
-
 class Tutorial:
     """The lessons shipped with the package, in order."""
 
@@ -73,14 +67,14 @@ class Tutorial:
                 continue
             d = yaml.safe_load(item.read_text(encoding="utf-8"))
             words = {k: d[k] for k in ("title", "text", "goal", "success", "nudge") if k in d}
-            lesson = Lesson(str(d["id"]), words, tuple(d["accept"]), d["scenario"])
-            lesson.state()  # a broken lesson is found when the server starts, not by a learner
-            self._lessons.append(lesson)
+            # a broken lesson is found when the server starts, not by a learner
+            start = scenario_from_data(d["scenario"])
+            self._lessons.append(Lesson(str(d["id"]), words, tuple(d["accept"]), start))
         self._by_id = {lesson.id: lesson for lesson in self._lessons}
         # the lessons' own cards (T1, ...), so that the client can draw them like catalogue cards
         self.cards: dict[str, BombCard] = {}
         for lesson in self._lessons:
-            for b in lesson.state().catalogue.bombs:
+            for b in lesson.start.catalogue.bombs:
                 self.cards.setdefault(b.id, b)
 
     def lessons(self, lang: str = "en") -> list[dict[str, Any]]:
@@ -88,10 +82,10 @@ class Tutorial:
         lang = lang if lang in LANGUAGES else "en"
         out = []
         for lesson in self._lessons:
-            state = lesson.state()
+            state = lesson.start
             out.append({"id": lesson.id, "title": lesson.text("title", lang),
                         "text": lesson.text("text", lang), "goal": lesson.text("goal", lang),
-                        "view": _view(state), "moves": moves_of(state, 0)})
+                        "view": public_view(state, 0), "moves": moves_of(state, 0)})
         return out
 
     def attempt(self, lesson_id: str, text: str, lang: str = "en") -> dict[str, Any]:
@@ -100,7 +94,7 @@ class Tutorial:
         lesson = self._by_id[lesson_id]
         lang = lang if lang in LANGUAGES else "en"
         state = lesson.state()
-        result: dict[str, Any] = {"ok": False, "view": _view(state), "moves": moves_of(state, 0),
+        result: dict[str, Any] = {"ok": False, "view": public_view(state, 0), "moves": moves_of(state, 0),
                                   "events": []}
         if "@" in text:
             result["message"] = "an action is written without its time"
@@ -110,15 +104,13 @@ class Tutorial:
         except ActionParseError as e:
             result["message"] = str(e).replace("p0 ", "")
             return result
-        ok = False
+        ok = lesson.accepts(state, action)  # judged before the move changes the table
         try:
-            legal = any(str(a) == str(action) for a in state.legal_actions(0))
-            ok = legal and lesson.accepts(state, action)
-            events = state.apply(action)
+            events = state.apply(action)  # validates: an illegal move never counts
         except IllegalAction as e:
             result["message"] = str(e)
             return result
         result.update(ok=ok, message=lesson.text("success" if ok else "nudge", lang),
-                      view=_view(state), moves=moves_of(state, 0),
+                      view=public_view(state, 0), moves=moves_of(state, 0),
                       events=[event_dict(e) for e in events])
         return result

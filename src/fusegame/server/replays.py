@@ -1,0 +1,71 @@
+"""Replays of logged games, for the BDT Log's step-by-step viewer.
+
+A record is replayed once when it is first opened: the steps (each action with its events) are
+kept, and so is a copy of the table every ``CHECKPOINT`` actions, so that showing any step costs a
+clone and at most ``CHECKPOINT - 1`` actions instead of a replay from the deal.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from fusegame.record import GameRecord, replay
+from fusegame.rules.state import GameState
+from fusegame.server.room import event_dict, public_view
+
+CHECKPOINT = 16
+
+
+class Replay:
+    """One logged game, replayed (``RecordError`` if the record does not replay)."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.steps: list[dict[str, Any]] = [{"index": 0, "action": None, "time_ms": 0, "events": []}]
+        start = record.initial_state()
+        self.checkpoints: list[GameState] = [start.clone()]
+        for i, (action, events, state) in enumerate(replay(record, start=start), start=1):
+            self.steps.append({"index": i, "action": str(action), "time_ms": state.time_ms,
+                               "events": [event_dict(e) for e in events]})
+            if i % CHECKPOINT == 0:
+                self.checkpoints.append(state.clone())
+
+    @property
+    def last(self) -> int:
+        return len(self.record.actions)
+
+    def summary(self) -> dict[str, Any]:
+        """What ``GET /api/log/{id}/replay`` answers."""
+        return {"steps": self.steps, "count": len(self.steps), "config": self.record.config.to_dict(),
+                "seed": self.record.seed}
+
+    def view(self, step: int) -> dict[str, Any]:
+        """The table after ``step`` actions (0: the deal), as a spectator sees it."""
+        state = self.checkpoints[step // CHECKPOINT].clone()
+        for action in self.record.actions[step // CHECKPOINT * CHECKPOINT:step]:
+            state.apply(action)
+        return {"step": step, "view": public_view(state)}
+
+
+class ReplayCache:
+    """The replays opened most recently (they are read from worker threads)."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self.items: OrderedDict[int, Replay] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: int, load: Callable[[], Replay]) -> Replay:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        rep = load()
+        with self.lock:
+            self.items[key] = rep
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return rep
