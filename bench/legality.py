@@ -16,6 +16,7 @@ Countdown's dice (split dice included: 60 die types instead of 30).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from typing import Any
@@ -97,6 +98,7 @@ def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Nam
     # as dice come and go), so the questions are asked the same way here.
     canonical = [(i, prep[i].key(st), s, prep[i].canon[t]) for i, st, s, t in queries]
     fresh = [CompiledCard(b.shape, types_mask) for b in cards]
+    gc.collect()  # each timed run starts with no garbage left over from the last
     t0 = time.perf_counter()
     cold = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
     cold_s = time.perf_counter() - t0
@@ -104,6 +106,7 @@ def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Nam
     warm = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
     warm_s = time.perf_counter() - t0
     raw = [CompiledCard(b.shape, types_mask) for b in cards]
+    gc.collect()
     t0 = time.perf_counter()
     plain = [raw[i].is_legal(st, s, t) for i, st, s, t in queries]
     raw_s = time.perf_counter() - t0
@@ -118,6 +121,7 @@ def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Nam
         if len(feas_q) >= args.solver_queries:
             break
     engine_cards = [CompiledCard(b.shape, types_mask) for b in cards]
+    gc.collect()
     t0 = time.perf_counter()
     ours = [engine_cards[i].feasible(st) for i, st in feas_q]
     ours_s = time.perf_counter() - t0

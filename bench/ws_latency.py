@@ -221,8 +221,8 @@ class Player:
                 ek = ev["kind"]
                 if ek == "die_placed":
                     if ev["seat"] != self.seat:
-                        self.taken.add(ev["die_id"])
-                    elif p is not None and p.kind == "place" and p.die == ev["die_id"]:
+                        self.taken.add(ev["die"]["id"])
+                    elif p is not None and p.kind == "place" and p.die == ev["die"]["id"]:
                         if p.measured:
                             st.claim_ms.append((t - p.t_send) * 1000)
                             m.claim_answered(seq, p.t_send)

@@ -1,4 +1,4 @@
-"""Regenerate the golden files in tests/golden/ (compared line by line by tests/test_golden.py).
+"""Regenerate the golden files in tests/golden/ (compared line by line by tests/rules/test_golden.py).
 
     python scripts/regen_golden.py            # rewrite every golden file
     python scripts/regen_golden.py --check    # only say which files would change (exit 1 if any)
@@ -11,6 +11,9 @@ Two kinds of file:
   is resolved by the game's own generator, so it is deterministic).
 * ``playthrough_3p_standard.txt``: one whole 3-player Standard game: every action (``> ...``) and the
   events it caused, line by line, then the outcome.
+* ``playthroughs_by_game.txt``: the same for one game of every row of the table of games (Countdown,
+  integrated sets, an epic game, FUSE with every module), so that every part of the rules is in a
+  recorded game.
 
 Regenerate only when a change of behaviour is intended (a rules fix, a new catalogue), and say why in
 the commit. The files name the card catalogue they were made with (a fingerprint of its data).
@@ -27,7 +30,7 @@ from pathlib import Path
 
 from fusegame.cards import Catalogue, builtin_catalogue, load_catalogue
 from fusegame.rng import Rng
-from fusegame.rules import Action, Difficulty, Done, GameConfig, GameState, Setup, new_game
+from fusegame.rules import Action, Difficulty, Done, Game, GameConfig, GameState, Module, Setup, new_game
 from fusegame.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,6 +140,56 @@ def play_3p_standard() -> tuple[GameConfig, list[Action], list[str]]:
     return config, actions, lines
 
 
+#: One game of every row of the table of games (and FUSE with every module): (label, config).
+GAME_ROWS = [
+    ("fuse-2p-expert", GameConfig(players=2, difficulty=Difficulty.EXPERT)),
+    ("countdown-3p-expert", GameConfig(game=Game.COUNTDOWN, players=3, difficulty=Difficulty.EXPERT)),
+    ("countdown-1p-elite", GameConfig(game=Game.COUNTDOWN, players=1, difficulty=Difficulty.ELITE)),
+    ("integrated-2p-heroic", GameConfig(game=Game.INTEGRATED, players=2, difficulty=Difficulty.HEROIC)),
+    ("epic-6p-expert", GameConfig(game=Game.EPIC, players=6, difficulty=Difficulty.EXPERT)),
+    ("fuse-all-modules-4p-expert", GameConfig(players=4, difficulty=Difficulty.EXPERT, modules=tuple(Module))),
+]
+GAME_ROWS_SEED = 77
+
+
+def play(config: GameConfig, seed: int) -> tuple[list[Action], list[str]]:
+    """A whole game with a seeded random policy that says "done" only when it has nothing else to
+    do, the clock moving ~15 s a turn: the actions, and every action and event as lines."""
+    g = new_game(config, seed, chance=False)
+    lines = ["# setup"]
+    lines += [f"  hand p{s}: " + " ".join(hc.card for hc in hand) for s, hand in enumerate(g.hands)]
+    lines.append("  row: " + " ".join(g.row))
+    lines += [f"  {e}" for e in g.sample_chance()]
+    policy = Rng(seed * 31 + 1)
+    clock, turn = 0, g.turn
+    actions: list[Action] = []
+    while not g.is_over:
+        if g.turn != turn:
+            turn, clock = g.turn, clock + 13_000 + policy.below(4000)
+        acts = [a for a in g.legal_actions() if not isinstance(a, Done)] or g.legal_actions()
+        clock += policy.below(500)
+        a = replace(acts[policy.below(len(acts))], at=max(clock, g.time_ms))
+        actions.append(a)
+        lines.append(f"> {a}")
+        lines += [f"  {e}" for e in g.apply(a)]
+    assert g.outcome is not None
+    o = g.outcome
+    lines.append(f"= {'won' if o.won else 'lost'} ({o.reason.value}) score {o.score.total} "
+                 f"{json.dumps(o.score.to_dict(), sort_keys=True)} after {len(actions)} actions")
+    return actions, lines
+
+
+def playthroughs_by_game() -> str:
+    lines = [f"# one recorded game of every row of the table of games, seed {GAME_ROWS_SEED}",
+             "# catalogue built-in (the rows' own card sets)",
+             "# regenerate: python scripts/regen_golden.py",
+             "# '> action' lines are inputs; indented lines are the events each one caused"]
+    for label, config in GAME_ROWS:
+        lines.append(f"## {label}: {config.describe()}")
+        lines += play(config, GAME_ROWS_SEED)[1]
+    return "\n".join(lines) + "\n"
+
+
 def playthrough() -> str:
     config, _, lines = play_3p_standard()
     head = header(f"one recorded 3-player Standard game, seed {PLAYTHROUGH_SEED}", config)
@@ -146,7 +199,8 @@ def playthrough() -> str:
 
 def golden_files() -> dict[str, str]:
     """Every golden file's name and the text it should hold now."""
-    return {"legal_counts.txt": legal_counts(), "playthrough_3p_standard.txt": playthrough()}
+    return {"legal_counts.txt": legal_counts(), "playthrough_3p_standard.txt": playthrough(),
+            "playthroughs_by_game.txt": playthroughs_by_game()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""Shared test helpers: which card catalogue the engine tests play with.
+"""What the tests share: which card catalogue the engine tests play with, positions set up by hand,
+actions in their text form, and the pending decisions of a position.
 
 The built-in catalogue (``src/fusegame/cards/data/fuse.toml``) is preferred as soon as it holds bomb
 cards; until then the tests use their own valid catalogue, ``tests/data/conformance_cards.toml``.
@@ -73,7 +74,7 @@ def make_countdown_config(**kw: Any) -> Any:
     return GameConfig(**kw)
 
 
-# --------------------------------------------------------------- helpers for positions and actions
+# ------------------------------------------------------------------------ positions and actions
 def turn_start(config: Any, hands: list[list[str]], row: list[str], deck: list[str], *, seed: int,
                spark_deck: list[str] | None = None, roles: list[str] | None = None,
                leader: int = 0) -> GameState:
@@ -85,10 +86,12 @@ def turn_start(config: Any, hands: list[list[str]], row: list[str], deck: list[s
     g.row = list(row)
     g.deck = list(deck)
     if spark_deck is not None:
-        g.spark_deck = list(spark_deck)
+        assert g.sparks is not None, "a spark deck for a game without spark cards"
+        g.sparks.deck = list(spark_deck)
     if roles is not None:
-        g.roles = list(roles)
-        g.roles_up = [True] * len(hands)
+        assert g.roles is not None, "role cards for a game without roles"
+        g.roles.cards = list(roles)
+        g.roles.up = [True] * len(hands)
     g.leader = leader
     g.phase = Phase.ROLL
     g.refresh_types()
@@ -166,3 +169,45 @@ def kinds(events: list[Event]) -> list[str]:
 def of_kind(events: list[Event], kind: str) -> list[Event]:
     """The events of one kind."""
     return [e for e in events if e.kind == kind]
+
+
+# ====================================================================== pending decisions
+def pending(g: GameState, kind: str) -> Any:
+    """The queue's item of ``kind`` (``removals``, ``roll_six``, ``rethrow``, ``spark_draws``,
+    ``refill``), or None."""
+    return g.pending(kind)
+
+
+def removals(g: GameState) -> dict[int, tuple[int, ...]]:
+    """Who must give up a die now, and the dice each may choose from."""
+    return {s: tuple(d.options) for s, d in g.to_act().items() if d.kind == "give_up"}
+
+
+def six_seats(g: GameState) -> list[int]:
+    """The seats still to roll a 6."""
+    item = g.pending("roll_six")
+    return list(item.seats) if item is not None else []
+
+
+def six_rolling(g: GameState) -> int:
+    """The seat whose roll for a 6 is in the air (-1: none)."""
+    item = g.pending("roll_six")
+    return item.rolling if item is not None else -1
+
+
+def spark_queue(g: GameState) -> list[int]:
+    """The seats still to draw a spark, in order."""
+    item = g.pending("spark_draws")
+    return list(item.seats) if item is not None else []
+
+
+def refills(g: GameState) -> int:
+    """Row cards still to turn over from the deck."""
+    item = g.pending("refill")
+    return item.count if item is not None else 0
+
+
+def rethrow(g: GameState) -> list[int]:
+    """The Explosives Instructor's dice in the air."""
+    item = g.pending("rethrow")
+    return list(item.dice) if item is not None else []

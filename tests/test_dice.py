@@ -6,15 +6,44 @@ from collections import Counter
 
 import pytest
 
-from fusegame.dice import BLACK, COLOURS, YELLOW, DiceSet, die_text, die_type, type_colours, type_face
+from fusegame.dice import (
+    BLACK,
+    BLUE,
+    COLOURS,
+    GREEN,
+    RED,
+    YELLOW,
+    DiceSet,
+    die_text,
+    die_type,
+    type_colours,
+    type_face,
+)
 from fusegame.rng import Rng
+from fusegame.rules.games import COUNTDOWN_DICE, FUSE_DICE
+
+#: each game's dice (the table's rows): the dice of each colour set, and the die types in play
+DICE = {
+    "fuse": (FUSE_DICE, {c: 5 for c in COLOURS}, 30),  # 5 colours x 6 faces, no split dice
+    # four of each colour and five split dice, each colour in two of them (RULES.md A.2, I-07)
+    "countdown": (COUNTDOWN_DICE, {**{c: 4 for c in COLOURS}, RED | BLUE: 1, BLUE | GREEN: 1,
+                                   GREEN | YELLOW: 1, YELLOW | BLACK: 1, BLACK | RED: 1},
+                  60),  # 5 single + 5 split colour sets, 6 faces each
+}
 
 
-def test_fuse_has_five_dice_of_each_colour() -> None:
-    dice = DiceSet.fuse()
+@pytest.mark.parametrize("game", list(DICE))
+def test_each_games_dice(game: str) -> None:
+    text, counts, types = DICE[game]
+    dice = DiceSet.parse(text)
     assert len(dice) == 25
-    assert Counter(dice.colours) == {c: 5 for c in COLOURS}
-    assert bin(dice.types_in_play).count("1") == 30  # 5 colours x 6 faces, no split dice
+    assert Counter(dice.colours) == counts
+    assert DiceSet.parse(dice.text()) == dice
+    assert bin(dice.types_in_play).count("1") == types
+
+
+def test_fuse_dice() -> None:
+    assert DiceSet.fuse() == DiceSet.parse(FUSE_DICE)
 
 
 def test_opposite_faces_are_one_six_two_four_three_five() -> None:
@@ -23,13 +52,10 @@ def test_opposite_faces_are_one_six_two_four_three_five() -> None:
 
 
 def test_split_dice_count_as_both_colours_and_print_back() -> None:
-    dice = DiceSet.parse("4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R")
-    assert len(dice) == 25 and DiceSet.parse(dice.text()) == dice
     ky = YELLOW | BLACK
     assert die_text(ky, 3) == "Y/K3"
     t = die_type(ky, 3)
     assert type_colours(t) == ky and type_face(t) == 3
-    assert bin(dice.types_in_play).count("1") == 60  # 5 single + 5 split colour sets, 6 faces each
 
 
 @pytest.mark.parametrize("text", ["5X", "3R/R/B", "R/B/G"])

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_countdown_config
+from conftest import make_countdown_config, six_seats
 from fusegame.cards import load_catalogue
 from fusegame.observe import observation, render_text
 from fusegame.rng import Rng
-from fusegame.rules import GameConfig, GameState, Phase, Place, new_game
+from fusegame.rules import GameConfig, GameState, GiveUp, Phase, Place, new_game
 from fusegame.rules.actions import Defuse, Name, Recolour, with_time
+from fusegame.scenario import scenario_from_text
 
 DATA = Path(__file__).resolve().parent / "data"
 MINI = load_catalogue(DATA / "mini_cards.toml")
@@ -117,14 +118,61 @@ def test_stacks_setup_shows_tops_and_sizes_only() -> None:
     view = observation(state, 0)
     assert view["row"] == []
     assert [(s["level"], s["size"], s["top"]["id"]) for s in view["stacks"]] == [
-        (lv, len(cards), cards[-1]) for lv, cards in sorted(state.stacks.items())]
+        (lv, len(cards), cards[-1]) for lv, cards in sorted(state.stacks.piles.items())]
     text = json.dumps(view)
-    for cards in state.stacks.values():
+    for cards in state.stacks.piles.values():
         for c in cards[:-1]:  # cards under the tops are not shown
             assert f'"{c}"' not in text
-    assert view["fuse_deck_size"] == len(state.fuse_deck)
-    for f in state.fuse_deck:
+    assert view["fuse_deck_size"] == len(state.stacks.fuses)
+    for f in state.stacks.fuses:
         assert f'"{f}"' not in text
+
+
+GIVE_UP = """
+config: {players: 2}
+players:
+  - [{id: X1, notation: "? ? ?", dice: [R1, R2]}]
+  - [F10]
+row: [F01]
+deck: [F02]
+removals: {0: [R1, R2]}
+"""
+
+
+@pytest.mark.parametrize(("extra", "cause", "words"), [
+    ("fuses_activated: [FZR]\nremoval_cause: {kind: fuse, card: FZR}\n",
+     {"kind": "fuse", "card": "FZR", "shows": ["R"]}, "fuse card R"),
+    ("phase: penalty\nunused: [B4]\nremoval_cause: {kind: penalty, die: R4}\n",
+     {"kind": "penalty", "die": {"id": None, "die": "R4", "colours": "R", "face": 4, "as": None}},
+     "unused die R4"),
+], ids=["fuse", "penalty"])
+def test_dice_to_give_up_come_with_their_cause(extra: str, cause: dict[str, object], words: str) -> None:
+    state = scenario_from_text(GIVE_UP + extra)
+    for seat in range(2):
+        view = observation(state, seat)
+        assert view["removal_cause"] == cause and view["parts"] == ["penalty"]
+        assert view["to_act"] == {"0": {"kind": "give_up", "options": list(state.hands[0][0].dice[:2])}}
+    assert f"To act: P1 give_up ({words})" in render_text(state)
+    state.apply(GiveUp(0, None, state.hands[0][0].dice[0]), chance=False)
+    assert observation(state, 0)["removal_cause"] is None
+
+
+def test_a_player_with_no_spark_to_draw_gives_up_a_die_for_no_spark() -> None:
+    state = scenario_from_text("""
+config: {game: countdown, players: 2}
+players:
+  - [{notation: "? ? ?", dice: [R1, B2]}]
+  - ["? ?"]
+row: ["? ?"]
+spark_deck: []
+phase: sparks
+unused: [G3]
+spark_queue: [0]
+""")
+    view = observation(state, 1)
+    assert view["removal_cause"] == {"kind": "no_spark"} and view["to_act"]["0"]["kind"] == "give_up"
+    assert set(view["parts"]) == {"sparks", "roles", "step3"}
+    assert "To act: P1 give_up (no spark card left)" in render_text(state)
 
 
 def test_bad_seat() -> None:
@@ -179,57 +227,58 @@ def reach(config: GameConfig, pred: Callable[[GameState], bool], seeds: range = 
 
 
 def test_sparks_and_the_spark_piles_are_shown() -> None:
-    state = reach(countdown(players=3), lambda g: len(g.spark_discard) >= 2 and g.sparks_in_play() >= 2)
+    state = reach(countdown(players=3), lambda g: len(g.sparks.discard) >= 2 and g.sparks_in_play() >= 2)
     view = observation(state, 0)
-    assert view["version"] == 2 and view["game"] == "countdown" and view["sparks_in_game"]
+    assert view["version"] == 3 and view["game"] == "countdown" and view["sparks_in_game"]
     for s, hand in enumerate(state.hands):
         seen = view["hands"][s]
         assert seen["sparks"] == sum(state.is_spark(hc.card) for hc in hand)
         assert [c["kind"] for c in seen["cards"]] == ["spark" if state.is_spark(hc.card) else "bomb"
                                                       for hc in hand]
-        assert seen["duds"] == state.duds[s]
+        assert seen["duds"] == state.sparks.duds[s]
     assert sum(h["sparks"] for h in view["hands"]) == state.sparks_in_play() >= 2
-    assert view["spark_deck_size"] == len(state.spark_deck)
-    assert [c["id"] for c in view["spark_discard"]] == state.spark_discard  # face up: public
+    assert view["spark_deck_size"] == len(state.sparks.deck)
+    assert [c["id"] for c in view["spark_discard"]] == state.sparks.discard  # face up: public
     assert all(c["kind"] == "spark" and c["points"] == 0 for c in view["spark_discard"])
-    assert view["sparks_defused"] == len(state.sparks_defused)
+    assert view["sparks_defused"] == len(state.sparks.defused)
     assert view["score"]["total"] == sum(state.bomb(c).points for c in state.score_pile) + 2 * len(
-        state.sparks_defused) + 2 * len(state.fuses_activated)
+        state.sparks.defused) + 2 * len(state.fuses_activated)
     text = render_text(state)
     assert text.splitlines()[0].startswith("FUSE: Countdown · 3 players")
-    assert (f"Sparks: deck {len(state.spark_deck)} · discard {len(state.spark_discard)} "
-            f"(top {state.spark_discard[-1]}) · in play {state.sparks_in_play()}") in text
+    assert (f"Sparks: deck {len(state.sparks.deck)} · discard {len(state.sparks.discard)} "
+            f"(top {state.sparks.discard[-1]}) · in play {state.sparks_in_play()}") in text
     spark = next(hc.card for hand in state.hands for hc in hand if state.is_spark(hc.card))
     assert f"{spark} (spark)" in text
-    assert f"sparks defused: {len(state.sparks_defused)}" in text
+    assert f"sparks defused: {len(state.sparks.defused)}" in text
 
 
 def test_the_spark_deck_order_is_hidden() -> None:
-    state = reach(countdown(players=2), lambda g: g.sparks_in_play() >= 1 and len(g.spark_deck) > 3)
+    state = reach(countdown(players=2), lambda g: g.sparks_in_play() >= 1 and len(g.sparks.deck) > 3)
     other = state.clone()
-    other.spark_deck.reverse()
+    other.sparks.deck.reverse()
     assert other != state
     for seat in range(2):
         assert observation(other, seat) == observation(state, seat)
     assert render_text(other) == render_text(state)
     text = json.dumps(observation(state, 0))
-    for card in state.spark_deck:
+    for card in state.sparks.deck:
         assert f'"{card}"' not in text
 
 
 def test_roles_face_up_and_down_and_the_active_ability() -> None:
     state = new_game(countdown(players=4), 3)
     view = observation(state, 1)
-    assert [r["id"] for r in view["roles"]] == state.roles
+    assert [r["id"] for r in view["roles"]] == state.roles.cards
     assert all(r["face_up"] for r in view["roles"])
-    assert [r["name"] for r in view["roles"]] == [state.role(r).name for r in state.roles]
-    leader_role = state.role(state.roles[state.leader])
+    assert [r["name"] for r in view["roles"]] == [state.role(r).name for r in state.roles.cards]
+    leader_role = state.role(state.roles.cards[state.leader])
     assert view["active_ability"] == leader_role.ability.value
     text = render_text(state)
-    assert "Roles: " + "  ".join(f"P{s + 1} {state.role(r).name}" for s, r in enumerate(state.roles)) in text
+    names = "  ".join(f"P{s + 1} {state.role(r).name}" for s, r in enumerate(state.roles.cards))
+    assert "Roles: " + names in text
     assert f"Leader P{state.leader + 1}: {leader_role.name} active" in text
     down = state.clone()
-    down.roles_up[down.leader] = False  # as after the "lose role ability" fuse card
+    down.roles.up[down.leader] = False  # as after the "lose role ability" fuse card
     view = observation(down, 1)
     assert view["active_ability"] is None and not view["roles"][down.leader]["face_up"]
     text = render_text(down)
@@ -248,7 +297,7 @@ def test_a_named_colour_or_number_and_the_dice_it_frees() -> None:
     value = state.to_act()[state.leader].options[0]
     state.apply(Name(state.leader, state.time_ms, value))
     view = observation(state, 0)
-    assert view["named"] == value and view["role_eligible"] == state.role_eligible
+    assert view["named"] == value and view["role_eligible"] == state.roles.eligible
     assert f"named {value} (may change: " in render_text(state)
 
 
@@ -266,24 +315,33 @@ def test_temporary_colours_of_rolled_dice() -> None:
 
 
 def test_the_roll_a_6_wait() -> None:
-    state = reach(countdown(players=2, difficulty="expert", fuse_cards=10), lambda g: bool(g.six))
+    state = reach(countdown(players=2, difficulty="expert", fuse_cards=10), lambda g: bool(six_seats(g)))
     view = observation(state, 0)
-    assert view["must_roll_six"] == state.six
-    assert [h["must_roll_six"] for h in view["hands"]] == [s in state.six for s in range(2)]
-    assert {k: v["kind"] for k, v in view["to_act"].items()} == {str(s): "roll_six" for s in state.six}
-    assert view["legal_actions"] == ([f"p0 roll @{state.time_ms}"] if 0 in state.six else [])
+    assert view["must_roll_six"] == six_seats(state)
+    assert [h["must_roll_six"] for h in view["hands"]] == [s in six_seats(state) for s in range(2)]
+    assert {k: v["kind"] for k, v in view["to_act"].items()} == {str(s): "roll_six" for s in six_seats(state)}
+    assert view["legal_actions"] == ([f"p0 roll @{state.time_ms}"] if 0 in six_seats(state) else [])
     text = render_text(state)
-    assert "Everyone waits: " + ", ".join(f"P{s + 1}" for s in state.six) + " must roll a 6" in text
+    assert "Everyone waits: " + ", ".join(f"P{s + 1}" for s in six_seats(state)) + " must roll a 6" in text
 
 
 def test_face_down_cards_and_the_stopped_clock() -> None:
-    state = reach(countdown(players=1), lambda g: any(g.duds))
+    state = reach(countdown(players=1), lambda g: any(g.sparks.duds))
     view = observation(state, 0)
-    assert view["hands"][0]["duds"] == state.duds[0] != []
+    assert view["hands"][0]["duds"] == state.sparks.duds[0] != []
     text = render_text(state)
-    assert "face down (need not be defused): " + " ".join(state.duds[0]) in text
-    saved = reach(countdown(players=1, time_limit=3600), lambda g: g.clock_stop is not None)
+    assert "face down (need not be defused): " + " ".join(state.sparks.duds[0]) in text
+    saved = reach(countdown(players=1, time_limit=3600), lambda g: g.step3.clock_stop is not None)
     view = observation(saved, 0)
-    assert view["clock_stopped_ms"] == saved.clock_stop
-    assert view["time_left_ms"] == 3_600_000 - saved.clock_stop
+    assert view["clock_stopped_ms"] == saved.step3.clock_stop
+    assert view["time_left_ms"] == 3_600_000 - saved.step3.clock_stop
     assert "(clock stopped: the ship is saved)" in render_text(saved)
+
+
+def test_fuse_cards_that_went_off_show_their_symbols_as_facts() -> None:
+    g = scenario_from_text("config: {game: countdown, players: 2, difficulty: expert}\n"
+                           "players: [[C10], [C11]]\nrow: [C01]\nfuses_activated: [fuse:R, fuse:spark]\n")
+    view = observation(g, 0)
+    symbol, text = view["fuses_activated"]
+    assert symbol["effect"] == "symbol" and symbol["shows"] == ["R"]
+    assert text == {"id": text["id"], "effect": "spark", "shows": []}  # no card text: the effect says it

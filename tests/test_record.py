@@ -18,7 +18,7 @@ from fusegame.record import (
     replay,
 )
 from fusegame.rng import Rng
-from fusegame.rules import Action, GameConfig, GameState, IllegalAction, Place, Tick
+from fusegame.rules import GAMES, Action, Game, GameConfig, GameState, IllegalAction, Place, Tick
 from fusegame.rules.actions import with_time
 from fusegame.sim import play_game, random_policy
 
@@ -50,8 +50,15 @@ def play_recorded(cfg: GameConfig, seed: int, steps: int = 10_000) -> tuple[Reco
     return rec, states, events
 
 
-def test_replay_reproduces_every_state_and_event() -> None:
-    cfg = config(players=3, time_limit=120)
+#: a game of each row of the table (FUSE with the small test deck, the others with the built-in cards)
+ROW_CONFIGS = {game: config(players=3, time_limit=120) if game is Game.FUSE else
+               GameConfig(game=game, players=spec.players[0] + 1, time_limit=120)
+               for game, spec in GAMES.items()}
+
+
+@pytest.mark.parametrize("game", list(ROW_CONFIGS), ids=lambda g: g.value)
+def test_replay_reproduces_every_state_and_event(game: Game) -> None:
+    cfg = ROW_CONFIGS[game]
     rec, states, events = play_recorded(cfg, seed=11)
     record = rec.record
     assert rec.state.is_over and record.outcome == rec.state.outcome

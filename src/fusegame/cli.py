@@ -37,6 +37,7 @@ from fusegame.observe import clock, game_title, render_text
 from fusegame.record import GameRecord, RecordError, replay
 from fusegame.rules.actions import Action, ActionParseError, RerollUnused, Tick
 from fusegame.rules.config import ConfigError, Game, GameConfig
+from fusegame.rules.games import GAMES, MODULES, players_text
 from fusegame.rules.state import GameState, IllegalAction
 from fusegame.sim import Pace, get_policy, play_game
 from fusegame.sim.grid import CellResult, format_pace, grid, parse_difficulties, parse_paces, parse_players
@@ -376,16 +377,15 @@ def make_config(players: int, difficulty: str, setup: str, six_point_cards: bool
 
 
 Players = Annotated[int | None, typer.Option(
-    "--players", "-p", help="Number of players: 1-5 (Countdown and integrated 1-4, epic 6-9); "
-                            "default 4 (epic 6).")]
+    "--players", "-p", help=f"Number of players ({players_text()}); default 4 (epic 6).")]
 DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d",
                                             help="training, standard, expert, elite or insane "
                                                  "(heroic: the same level in Countdown games).")]
-GameOpt = Annotated[str, typer.Option("--game", help="fuse, countdown, integrated (both sets, 1-4 "
-                                                     "players) or epic (both sets, 6-9 players).")]
+GameOpt = Annotated[str, typer.Option("--game", help=" | ".join(
+    f"{g.value}: {spec.title}, {spec.players[0]}-{spec.players[1]} players" for g, spec in GAMES.items()))]
 ModulesOpt = Annotated[list[str] | None, typer.Option(
-    "--modules", "-m", help="Countdown modules for a FUSE game, comma-separated or repeated: roles, "
-                            "bombs, fuses, sparks, split-dice.")]
+    "--modules", "-m", help="Countdown modules for a FUSE game, comma-separated or repeated: " + ", ".join(
+        f"{m.value} ({spec.title})" for m, spec in MODULES.items()) + ".")]
 FuseCardsOpt = Annotated[int | None, typer.Option(
     "--fuse-cards", help="Fuse cards shuffled into the deck (default: FUSE 6; Countdown-style games "
                          "none at training and standard, 6 from expert up).")]
@@ -397,18 +397,20 @@ UntimedOpt = Annotated[bool, typer.Option("--untimed", help="No time limit (unof
 
 
 def _players(players: int | None, game: str) -> int:
-    """The --players value, or its default: 4 (6 for an epic game)."""
+    """The --players value, or the game's default (4; 6 for an epic game)."""
     if players is not None:
         return players
-    return 6 if game == "epic" else 4
+    try:
+        return GAMES[Game(game)].default_players
+    except ValueError:
+        return 4  # an unknown game: GameConfig names the problem
 
 
 _T = TypeVar("_T")
 
 SimPlayers = Annotated[list[str] | None, typer.Option(
     "--players", "-p", help="Players: a number, a list (2,4), a range (1-5) or all, comma-separated or "
-                            "repeated; one batch each. FUSE 1-5, Countdown and integrated 1-4, epic "
-                            "6-9; default 4 (epic 6).")]
+                            f"repeated; one batch each. {players_text()}; default 4 (epic 6).")]
 SimDifficulty = Annotated[list[str] | None, typer.Option(
     "--difficulty", "-d", help="training, standard, expert, elite or insane (heroic: the same level in "
                                "Countdown games); a list, a range (training-elite) or all for one batch "
@@ -649,7 +651,7 @@ def replay_lines(record: GameRecord, board: bool = False) -> list[str]:
     """The game turn by turn, in words."""
     state = record.initial_state()
     cfg = record.config
-    setup = f" · setup {cfg.setup.value}" if cfg.game is Game.FUSE else ""
+    setup = f" · setup {cfg.setup.value}" if len(cfg.spec.setups) > 1 else ""
     lines = [f"{game_title(cfg)} · {cfg.players} players · {cfg.difficulty.value}{setup} · "
              f"seed {record.seed} · {len(record.actions)} actions"]
     if board:
@@ -690,14 +692,14 @@ def replay_lines(record: GameRecord, board: bool = False) -> list[str]:
 def final_lines(state: GameState) -> list[str]:
     o = state.outcome
     if o is None:
-        sparks = f", {len(state.sparks_defused)} sparks defused" if state.config.uses_sparks else ""
+        sparks = f", {len(state.sparks.defused)} sparks defused" if state.sparks is not None else ""
         return ["", f"The record ends in turn {state.turn} before the game is over "
                     f"(score so far {sum(state.bomb(c).points for c in state.score_pile)} bomb points"
                     f"{sparks})."]
     s = o.score
     left = "untimed" if o.time_left_ms is None else f"{clock(o.time_left_ms)} left"
-    sparks_line = ([f"  spark cards   {s.spark_points:>4}  ({len(state.sparks_defused)} defused)"]
-                   if state.config.uses_sparks else [])
+    sparks_line = ([f"  spark cards   {s.spark_points:>4}  ({len(state.sparks.defused)} defused)"]
+                   if state.sparks is not None else [])
     return [
         "",
         f"Result: {'WON' if o.won else 'LOST'} ({o.reason.value}), {left}" + ("" if o.official else

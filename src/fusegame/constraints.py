@@ -137,6 +137,7 @@ class CompiledCard:
         self._single: dict[State, list[int]] = {}
         self._removable: dict[State, tuple[int, ...]] = {}  # is_legal answers: bit s+32 known, bit s legal
         self._feasible: dict[State, bool] = {}
+        self._open: dict[State, tuple[int, ...]] = {}
 
     def key(self, state: State) -> State:
         """``state`` with every die type replaced by its class representative."""
@@ -154,6 +155,14 @@ class CompiledCard:
             return False
         return all(state[j] != EMPTY for j in self.supports[slot])
 
+    def open_slots(self, state: State) -> tuple[int, ...]:
+        """The slots a die may go on now as far as order and support go (remembered per state:
+        every die type asks)."""
+        hit = self._open.get(state)
+        if hit is None:
+            hit = self._open[state] = tuple(s for s in range(self.n) if self.is_open(state, s))
+        return hit
+
     # -- legality (D.1) ---------------------------------------------------------------------
     def legal_slots(self, state: State, t_real: int, t_eff: int | None = None) -> tuple[int, ...]:
         """The slots a die of type ``t_real`` may go on (``t_eff``: its temporary colour type)."""
@@ -169,9 +178,29 @@ class CompiledCard:
             table = self._new_table(state)
         slots = table[t_real]
         if slots is None:
-            slots = table[t_real] = tuple(
-                s for s in range(self.n) if self._legal_uncached(state, s, t_real, t_real))
+            slots = table[t_real] = self._slots_for(state, t_real)
         return slots
+
+    def _slots_for(self, state: State, t: int) -> tuple[int, ...]:
+        """``legal_slots`` of a die with no temporary colour, worked out (``_legal_uncached`` for
+        the open slots only)."""
+        pred = self.pred
+        pair_out = self.pair_out
+        feasibility = self.feasibility
+        out = []
+        for s in self.open_slots(state):
+            if not pred[s] >> t & 1:
+                continue
+            for j, tab in pair_out[s]:  # the relations with dice already on the card
+                tj = state[j]
+                if tj != EMPTY and not tab[t] >> tj & 1:
+                    break
+            else:
+                if self.clauses_of[s] and not self._relations_ok(state, s, t):
+                    continue
+                if not feasibility or self.feasible(state[:s] + (t,) + state[s + 1:]):
+                    out.append(s)
+        return tuple(out)
 
     def slot_table(self, state: State) -> list[tuple[int, ...] | None]:
         """Per-state cache of legal slots indexed by die type (None: not computed yet).
@@ -189,6 +218,7 @@ class CompiledCard:
             self._single.clear()
             self._feasible.clear()
             self._removable.clear()
+            self._open.clear()
         table: list[tuple[int, ...] | None] = [None] * N_TYPES
         self._legal[state] = table
         return table

@@ -21,57 +21,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from fusegame.cards.model import BombCard, FuseEffect
+from fusegame.cards.model import FuseEffect
 from fusegame.constraints import EMPTY
 from fusegame.dice import COLOURS, LETTERS, TYPE_LABELS, colours_text
-from fusegame.rules.config import Game, GameConfig, Setup, quota
+from fusegame.rules.config import Game, GameConfig, quota
+from fusegame.rules.ending import clock_ms
+from fusegame.rules.fuse_cards import RollSix
 from fusegame.rules.outcome import score
+from fusegame.rules.removals import NO_SPARK, Removals
+from fusegame.rules.schema import Part
+from fusegame.rules.sparks import SparkDraws
 from fusegame.rules.state import GameState, Phase
+from fusegame.rules.views import card_view, die_view
+from fusegame.words import cause_text
 
-VIEW_VERSION = 2  #: 2: Countdown's parts (sparks, roles, temporary colours, "roll a 6", ...)
-
-
-def _card(state: GameState, card_id: str) -> dict[str, Any]:
-    b: BombCard = state.bomb(card_id)
-    return {"id": b.id, "kind": b.kind, "points": b.points, "notation": b.notation, "name": b.name,
-            "slots": b.shape.size}
-
-
-def _die(state: GameState, die: int) -> dict[str, Any]:
-    """A die: its label (``B4``, or ``B4 as R`` while a role's colour change lasts), colours, face,
-    and ``as``: the temporary colour (``None`` when it has none)."""
-    temp = state.temp.get(die)
-    return {"id": die, "die": state.die_label(die), "colours": colours_text(state.dice.colours[die]),
-            "face": state.faces[die], "as": colours_text(temp) if temp else None}
+VIEW_VERSION = 3  #: 3: parts and pending decisions from their declarations; dice given up carry a cause
 
 
 def game_title(cfg: GameConfig) -> str:
     """``FUSE``, ``FUSE + roles, sparks``, ``FUSE: Countdown``, ``FUSE + FUSE: Countdown (epic)``."""
-    if cfg.game is Game.COUNTDOWN:
-        return "FUSE: Countdown"
-    if cfg.game is Game.INTEGRATED:
-        return "FUSE + FUSE: Countdown (integrated)"
-    if cfg.game is Game.EPIC:
-        return "FUSE + FUSE: Countdown (epic)"
-    return "FUSE" + (" + " + ", ".join(m.value for m in cfg.modules) if cfg.modules else "")
-
-
-def _clock_ms(state: GameState) -> int:
-    """The game time the clock shows: stopped at a mid-turn save (Countdown, E.2)."""
-    return state.time_ms if state.clock_stop is None else state.clock_stop
-
-
-def _roles(state: GameState) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for s, rid in enumerate(state.roles):
-        if not rid:
-            out.append({"seat": s, "id": None, "name": None, "ability": None, "face_up": False,
-                        "text": None})
-            continue
-        r = state.role(rid)
-        out.append({"seat": s, "id": r.id, "name": r.name, "ability": r.ability.value,
-                    "face_up": state.roles_up[s], "text": r.text})
-    return out
+    if cfg.game is Game.FUSE:
+        return "FUSE" + (" + " + ", ".join(m.value for m in cfg.modules) if cfg.modules else "")
+    return cfg.spec.title
 
 
 def _bag_counts(state: GameState) -> dict[str, int]:
@@ -88,7 +59,35 @@ def score_so_far(state: GameState) -> dict[str, int]:
     if state.outcome is not None:
         return state.outcome.score.to_dict()
     points = sum(state.bomb(c).points for c in state.score_pile)
-    return score(False, None, points, len(state.fuses_activated), len(state.sparks_defused)).to_dict()
+    sparks = len(state.sparks.defused) if state.sparks is not None else 0
+    return score(False, None, points, len(state.fuses_activated), sparks).to_dict()
+
+
+def _fuse_view(state: GameState, card_id: str) -> dict[str, Any]:
+    """A fuse card that went off: ``{"id", "effect", "shows": ["R", "3"]}`` (symbols; none for a text
+    card, whose effect says what it did)."""
+    f = state.fuse(card_id)
+    return {"id": f.id, "effect": f.effect.value,
+            "shows": f.symbol.split() if f.effect is FuseEffect.SYMBOL else []}
+
+
+def removal_cause(state: GameState) -> dict[str, Any] | None:
+    """Why dice must be given up now (``{"kind": "fuse", ...}``), or None when nobody must."""
+    head = state.queue[0] if state.queue else None
+    if isinstance(head, Removals):
+        return head.cause.to_json()
+    if isinstance(head, SparkDraws) and head.owing:
+        return NO_SPARK.to_json()
+    return None
+
+
+def _parts(state: GameState) -> list[Part]:
+    """The parts and pending decisions whose declared fields a view shows: those in play, and
+    the defaults of the ones every view carries (``Part.shown_when_absent``)."""
+    present: dict[str, Part] = {**state.parts, **{item.name: item for item in state.queue}}
+    out = list(present.values())
+    out += [cls() for name, cls in Part.registry.items() if cls.shown_when_absent and name not in present]
+    return out
 
 
 def observation(state: GameState, seat: int, *, legal_actions: bool = True) -> dict[str, Any]:
@@ -104,27 +103,33 @@ def observation(state: GameState, seat: int, *, legal_actions: bool = True) -> d
     cfg = state.config
     limit = cfg.time_limit
     placed = {d for hand in state.hands for hc in hand for d in hc.dice if d != EMPTY}
-    picking = {p[0]: p[1] for p in state.picks}
+    picking = {p.seat: p.card for p in state.picks}
+    parts = _parts(state)
+    six = state.pending("roll_six")
+    must_roll = set(six.seats) if isinstance(six, RollSix) else set()
     hands = []
     for s, hand in enumerate(state.hands):
         cards = []
         for hc in hand:
-            c = _card(state, hc.card)
-            c["dice"] = [None if d == EMPTY else _die(state, d) for d in hc.dice]
+            c = card_view(state, hc.card)
+            c["dice"] = [None if d == EMPTY else die_view(state, d) for d in hc.dice]
             c["complete"] = hc.complete
             cards.append(c)
-        hands.append({"seat": s, "cards": cards, "taken": state.taken[s], "done": state.done[s],
-                      "quota": state.seat_quota(s), "must_take": picking.get(s),
-                      "sparks": sum(1 for hc in hand if state.is_spark(hc.card)),
-                      "duds": list(state.duds[s]), "must_roll_six": s in state.six})
-    ability = state.active_ability()
-    now = _clock_ms(state)
+        entry: dict[str, Any] = {"seat": s, "cards": cards, "taken": state.taken[s], "done": state.done[s],
+                                 "quota": state.seat_quota(s), "must_take": picking.get(s),
+                                 "sparks": sum(1 for hc in hand if state.is_spark(hc.card))}
+        for part in parts:
+            entry.update(part.player_view(state, s))
+        entry["must_roll_six"] = s in must_roll
+        hands.append(entry)
+    now = clock_ms(state)
     view: dict[str, Any] = {
         "version": VIEW_VERSION,
         "seat": seat,
         "players": state.players,
         "game": cfg.game.value,
         "modules": [m.value for m in cfg.modules],
+        "parts": list(state.parts),
         "difficulty": cfg.difficulty.value,
         "setup": cfg.setup.value,
         "quota": quota(state.players),
@@ -134,48 +139,31 @@ def observation(state: GameState, seat: int, *, legal_actions: bool = True) -> d
         "time_ms": state.time_ms,
         "time_limit_ms": None if limit is None else limit * 1000,
         "time_left_ms": None if limit is None else max(0, limit * 1000 - now),
-        "clock_stopped_ms": state.clock_stop,
         "hands": hands,
         "deck_size": len(state.deck),
         "fuse_cards_in_game": cfg.fuse_count,
         "fuse_cards_not_gone_off": cfg.fuse_count - len(state.fuses_activated),
-        "fuses_activated": [{"id": f, "shows": state.fuse(f).symbol, "effect": state.fuse(f).effect.value}
-                            for f in state.fuses_activated],
-        "score_pile": [_card(state, c) for c in state.score_pile],
+        "fuses_activated": [_fuse_view(state, f) for f in state.fuses_activated],
+        "score_pile": [card_view(state, c) for c in state.score_pile],
         "bag": _bag_counts(state),
         "bag_size": len(state.bag),
-        "rolled": [dict(_die(state, d), placed=d in placed) for d in state.rolled],
+        "rolled": [dict(die_view(state, d), placed=d in placed) for d in state.rolled],
         "unplaced": state.unplaced(),
-        "unused": [_die(state, d) for d in state.unused],
-        "sparks_in_game": cfg.uses_sparks,
-        "spark_deck_size": len(state.spark_deck),
-        "spark_discard": [_card(state, c) for c in state.spark_discard],
-        "sparks_defused": len(state.sparks_defused),
-        "roles": _roles(state),
-        "active_ability": None if ability is None else ability.value,
-        "named": state.named or None,
-        "role_eligible": list(state.role_eligible),
-        "role_dice": list(state.role_dice),
-        "role_uses": state.role_uses,
-        "bonus_die": state.bonus_die,
-        "free_return": state.free_return,
-        "rerolling": list(state.rethrow),
-        "must_roll_six": list(state.six),
-        "penalty_die": None if state.penalty_die == EMPTY else _die(state, state.penalty_die),
-        "removal_reason": state.removal_reason if state.removals else None,
+        "unused": [die_view(state, d) for d in state.unused],
+        "sparks_in_game": state.sparks is not None,
+        "removal_cause": removal_cause(state),
         "to_act": {str(s): {"kind": dec.kind, "options": list(dec.options)}
                    for s, dec in state.to_act().items()},
         "legal_actions": [str(a) for a in state.legal_actions(seat)] if legal_actions else None,
         "score": score_so_far(state),
         "outcome": state.outcome.to_dict() if state.outcome else None,
     }
-    if cfg.setup is Setup.STACKS:
-        view["row"] = []
-        view["stacks"] = [{"level": lv, "size": len(cards), "top": _card(state, cards[-1]) if cards else None}
-                          for lv, cards in sorted(state.stacks.items())]
-        view["fuse_deck_size"] = len(state.fuse_deck)
+    for part in parts:
+        view.update(part.view(state))
+    if state.stacks is None:
+        view["row"] = [card_view(state, c) for c in state.row]
     else:
-        view["row"] = [_card(state, c) for c in state.row]
+        view["row"] = []
     return view
 
 
@@ -192,7 +180,7 @@ def _slots_text(state: GameState, dice: list[int]) -> str:
 
 def _rolled_text(state: GameState, d: int, placed: set[int]) -> str:
     """``B4(d3)``, ``B4(d3 as R)`` with a temporary colour, ``*`` once placed."""
-    temp = state.temp.get(d)
+    temp = state.temp_colour(d)
     return (f"{TYPE_LABELS[state.types[d]]}(d{d}" + (f" as {colours_text(temp)}" if temp else "") + ")"
             + ("*" if d in placed else ""))
 
@@ -207,19 +195,20 @@ def render_text(state: GameState) -> str:
     cfg = state.config
     lines: list[str] = []
     limit = cfg.time_limit
-    now = _clock_ms(state)
+    now = clock_ms(state)
+    stopped = state.step3 is not None and state.step3.clock_stop is not None
     when = (f"{clock(limit * 1000 - now)} left" if limit is not None
             else f"{clock(now)} played (untimed)")
-    if state.clock_stop is not None:
+    if stopped:
         when += " (clock stopped: the ship is saved)"
     lines.append(f"{game_title(cfg)} · {state.players} players · {cfg.difficulty.value} · "
                  f"turn {state.turn} · P{state.leader + 1} holds the bag · {state.phase.value} · {when}")
-    if cfg.setup is Setup.STACKS:
+    if state.stacks is not None:
         tops = []
-        for lv, cards in sorted(state.stacks.items()):
+        for lv, cards in sorted(state.stacks.piles.items()):
             tops.append(f"L{lv}: {cards[-1]} x{len(cards)}" if cards else f"L{lv}: empty")
-        lines.append("Stacks: " + "  ".join(tops) + f"  · fuse cards face down: {len(state.fuse_deck)}")
-        for cards in state.stacks.values():
+        lines.append("Stacks: " + "  ".join(tops) + f"  · fuse cards face down: {len(state.stacks.fuses)}")
+        for cards in state.stacks.piles.values():
             if cards:
                 b = state.bomb(cards[-1])
                 lines.append(f"  {b.id} ({b.points} pt) {b.notation}")
@@ -228,25 +217,27 @@ def render_text(state: GameState) -> str:
         for c in state.row:
             b = state.bomb(c)
             lines.append(f"  {b.id} ({b.points} pt) {b.notation}")
-    if cfg.uses_sparks:
-        top = f" (top {state.spark_discard[-1]})" if state.spark_discard else ""
-        lines.append(f"Sparks: deck {len(state.spark_deck)} · discard {len(state.spark_discard)}{top} · "
-                     f"in play {state.sparks_in_play()} · defused {len(state.sparks_defused)}")
-    if state.roles:
+    sp = state.sparks
+    if sp is not None:
+        top = f" (top {sp.discard[-1]})" if sp.discard else ""
+        lines.append(f"Sparks: deck {len(sp.deck)} · discard {len(sp.discard)}{top} · "
+                     f"in play {state.sparks_in_play()} · defused {len(sp.defused)}")
+    ro = state.roles
+    if ro is not None and any(ro.cards):
         ability = state.active_ability()
         roles = "  ".join(f"P{s + 1} {state.role(r).name if r else '-'}"
-                          + ("" if not r or state.roles_up[s] else " (face down)")
-                          for s, r in enumerate(state.roles))
+                          + ("" if not r or ro.up[s] else " (face down)")
+                          for s, r in enumerate(ro.cards))
         lines.append(f"Roles: {roles}")
         if ability is not None:
-            name = state.role(state.roles[state.leader]).name
+            name = state.role(ro.cards[state.leader]).name
             active = f"Leader P{state.leader + 1}: {name} active"
-            if state.named:
-                eligible = " ".join(f"d{d}" for d in state.role_eligible) or "none"
-                active += f" · named {state.named} (may change: {eligible})"
-            if state.role_uses:
-                active += f" · used {state.role_uses}x this turn"
-            if state.bonus_die:
+            if ro.named:
+                eligible = " ".join(f"d{d}" for d in ro.eligible) or "none"
+                active += f" · named {ro.named} (may change: {eligible})"
+            if ro.uses:
+                active += f" · used {ro.uses}x this turn"
+            if ro.bonus_die:
                 active += " · one extra die (take it, or leave one untaken without penalty)"
             lines.append(active)
         else:
@@ -255,18 +246,21 @@ def render_text(state: GameState) -> str:
     lines.append(f"Bag: {len(state.bag)} dice ({bag})")
     placed = {d for hand in state.hands for hc in hand for d in hc.dice}
     if state.rolled:
-        marks = "   (* placed" + (", 'as': a role's temporary colour)" if state.temp else ")")
+        temp = ro.temp if ro is not None else {}
+        marks = "   (* placed" + (", 'as': a role's temporary colour)" if temp else ")")
         lines.append("Rolled: " + " ".join(_rolled_text(state, d, placed) for d in state.rolled) + marks)
-    if state.rethrow:
-        lines.append("Being rerolled: " + " ".join(f"d{d}" for d in state.rethrow))
+    rethrow = state.pending("rethrow")
+    if rethrow is not None:
+        lines.append("Being rerolled: " + " ".join(f"d{d}" for d in rethrow.dice))  # type: ignore[attr-defined]
     if state.unused:
         what = ("Unused, to be rerolled: " if state.phase is Phase.PENALTY
                 else "Not taken, back to the bag at the end of the turn: ")
         lines.append(what + " ".join(f"{state.die_label(d)}(d{d})" for d in state.unused))
-    if state.six:
-        lines.append("Everyone waits: " + ", ".join(f"P{s + 1}" for s in state.six) + " must roll a 6"
-                     + (f" (P{state.six_pending + 1} is rolling)" if state.six_pending != EMPTY else ""))
-    picking = {p[0]: p[1] for p in state.picks}
+    six = state.pending("roll_six")
+    if isinstance(six, RollSix):
+        lines.append("Everyone waits: " + ", ".join(f"P{s + 1}" for s in six.seats) + " must roll a 6"
+                     + (f" (P{six.rolling + 1} is rolling)" if six.rolling != EMPTY else ""))
+    picking = {p.seat: p.card for p in state.picks}
     for s, hand in enumerate(state.hands):
         mark = "*" if s == state.leader else " "
         status = []
@@ -274,7 +268,7 @@ def render_text(state: GameState) -> str:
             status.append("done")
         if s in picking:
             status.append(f"completed {picking[s]}: must take a card")
-        if s in state.six:
+        if isinstance(six, RollSix) and s in six.seats:
             status.append("must roll a 6")
         if state.seat_quota(s) != state.quota:
             status.append(f"may take {state.seat_quota(s)}")
@@ -284,15 +278,16 @@ def render_text(state: GameState) -> str:
             done = "  complete" if hc.complete else ""
             what = "spark" if state.is_spark(hc.card) else f"{b.points} pt"
             lines.append(f"    {b.id} ({what}) {b.notation:<28} {_slots_text(state, hc.dice)}{done}")
-        if state.duds[s]:
-            lines.append(f"    face down (need not be defused): {' '.join(state.duds[s])}")
+        if sp is not None and sp.duds[s]:
+            lines.append(f"    face down (need not be defused): {' '.join(sp.duds[s])}")
     acts = state.to_act()
     if acts:
+        cause = removal_cause(state)
         lines.append("To act: " + ", ".join(f"P{s + 1} {d.kind}" for s, d in acts.items())
-                     + (f" ({state.removal_reason})" if state.removals else ""))
+                     + (f" ({cause_text(cause)})" if cause else ""))
     sc = score_so_far(state)
     fuses = " ".join(_fuse_text(state, f) for f in state.fuses_activated) or "none"
-    sparks = f" · sparks defused: {len(state.sparks_defused)}" if cfg.uses_sparks else ""
+    sparks = f" · sparks defused: {len(sp.defused)}" if sp is not None else ""
     lines.append(f"Defused: {len(state.score_pile)} cards, {sc['bomb_points']} points{sparks} · "
                  f"fuse cards gone off: {fuses} · score {sc['total']}")
     if state.outcome:

@@ -13,6 +13,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
+_TWO64 = 1 << 64
 
 
 class Rng:
@@ -34,9 +35,12 @@ class Rng:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
+        limit = _TWO64 - _TWO64 % n
+        while True:  # next64, written out: the engine draws a number for nearly every step
+            z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 

@@ -19,21 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fusegame.bots.value import CardModel, card_model, type_weights
 from fusegame.constraints import EMPTY
 from fusegame.dice import BY_LETTER, LETTERS, die_type
 from fusegame.rng import Rng
+from fusegame.rules import defusal
 from fusegame.rules.actions import (
     Action,
     Defuse,
     Done,
-    Flip,
     GiveUp,
     Name,
     Place,
-    Recolour,
-    Renumber,
     RerollUnused,
     Rethrow,
     ReturnFree,
@@ -41,7 +40,7 @@ from fusegame.rules.actions import (
     TakeCard,
     with_time,
 )
-from fusegame.rules.config import Setup
+from fusegame.rules.roles import VERBS as ROLE_VERBS
 from fusegame.rules.state import Decision, GameState, Phase
 
 
@@ -85,8 +84,34 @@ class Plan:
         return Done(self.done[0], state.time_ms)
 
 
-_Opt = tuple[float, int, str, int, tuple[int, ...], bool]  # gain, die, card, slot, new key, completes
-_CardOpt = tuple[float, int, tuple[int, ...], bool]  # gain, slot, new key, completes
+class CardOption(NamedTuple):
+    """One legal slot for a die on a card, and what putting it there does."""
+
+    gain: float  #: work saved (plus the card's points, weighted, when it completes)
+    slot: int
+    key: tuple[int, ...]  #: the card's key afterwards
+    completes: bool
+
+
+class Option(NamedTuple):
+    """One legal placement for a seat: a die on a slot of one of its cards."""
+
+    gain: float
+    die: int
+    card: str
+    slot: int
+    key: tuple[int, ...]  #: the card's key afterwards
+    completes: bool
+
+
+
+class _Step(NamedTuple):
+    """A queued action of a roll's plan, and what it was planned for: the card's key and the die's
+    type and temporary colour (a role may turn or recolour a die after the plan was made)."""
+
+    action: Action
+    key: tuple[int, ...] | None
+    die: tuple[int, int] | None
 
 
 class TeamPlanner:
@@ -99,8 +124,8 @@ class TeamPlanner:
         self._last_weights: tuple[float, ...] = ()
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
         self._costs: dict[tuple[object, ...], float] = {}
-        self._opt_memo: dict[tuple[object, ...], list[_CardOpt]] = {}
-        self._pending: tuple[GameState, int, list[tuple[Action, tuple[int, ...] | None]]] | None = None
+        self._opt_memo: dict[tuple[object, ...], list[CardOption]] = {}
+        self._pending: tuple[GameState, int, list[_Step]] | None = None
 
     # ================================================================== policy
     def __call__(self, state: GameState, rng: Rng | None = None) -> Action:
@@ -148,10 +173,12 @@ class TeamPlanner:
         """Keep the rest of a roll's plan: it stays the best plan while the roll goes as planned,
         so the next actions need no new search."""
         moves = sorted(plan.moves, key=lambda m: (not m.completes, -m.gain, str(m.action)))
-        steps: list[tuple[Action, tuple[int, ...] | None]] = []
+        steps: list[_Step] = []
         for m in moves:
-            hc = state.hand_card(m.action.seat, m.action.card) if isinstance(m.action, Place) else None
-            steps.append((m.action, hc.key if hc is not None else None))
+            a = m.action
+            hc = state.hand_card(a.seat, a.card) if isinstance(a, Place) else None
+            die = (state.types[a.die], state.temp_colour(a.die)) if isinstance(a, Place) else None
+            steps.append(_Step(a, hc.key if hc is not None else None, die))
         # No "done" is queued: once the placements are made the roll is looked at afresh, since a
         # role (a rethrow, say) may yet turn the dice left over into useful ones. A seat that may
         # take several dice is searched one placement at a time (its later
@@ -170,15 +197,16 @@ class TeamPlanner:
             return None
         free = state.unplaced()
         while steps:
-            action, key = steps[0]
+            action, key, die = steps[0]
             dec = decisions.get(action.seat)
             if dec is None or dec.kind != "distribute":
                 steps.pop(0)
                 continue
             if isinstance(action, Place):
                 hc = state.hand_card(action.seat, action.card)
-                if action.die not in free or hc is None or hc.key != key:
-                    break  # the roll went otherwise: plan afresh
+                now = (state.types[action.die], state.temp_colour(action.die))
+                if action.die not in free or hc is None or hc.key != key or now != die:
+                    break  # the roll went otherwise (a die taken, a card changed, a die turned): plan afresh
                 steps.pop(0)
                 return Place(action.seat, state.time_ms, action.die, action.card, action.slot)
             steps.pop(0)
@@ -217,44 +245,45 @@ class TeamPlanner:
         return card_model(card, state.card_rules(card), self.weights(state))
 
     def _options(self, state: GameState, seat: int, keys: dict[str, tuple[int, ...]],
-                 dice: Sequence[int]) -> list[_Opt]:
+                 dice: Sequence[int]) -> list[Option]:
         """Every legal placement of ``dice`` on ``seat``'s cards whose keys are ``keys``."""
-        out: list[_Opt] = []
+        out: list[Option] = []
         for hc in state.hands[seat]:
             key = keys.get(hc.card, hc.key)
             if EMPTY not in key:
                 continue
             for d in dice:
                 for gain, j, nk, complete in self._card_options(state, hc.card, key, d):
-                    out.append((gain, d, hc.card, j, nk, complete))
+                    out.append(Option(gain, d, hc.card, j, nk, complete))
         return out
 
     def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
-                      d: int) -> list[_CardOpt]:
+                      d: int) -> list[CardOption]:
         """Die ``d`` on ``card`` in state ``key``: (gain, slot, new key, completes) per legal slot.
         Remembered by what the answer depends on (the card's tables, the dice weights, the state,
         the die's type and any temporary colour), so rolls, role trials and games share it."""
         rules = state.card_rules(card)
         pts = state.bomb(card).points
-        memo_key = (id(rules), id(self.weights(state)), pts, key, state.types[d], state.temp.get(d))
+        temp = state.temp_colour(d)
+        memo_key = (id(rules), id(self.weights(state)), pts, key, state.types[d], temp or None)
         hit = self._opt_memo.get(memo_key)
         if hit is not None:
             return hit
         m = self.model(state, card)
         canon = rules.canon
         t = state.types[d]
-        if d in state.temp:
-            slots = rules.legal_slots(key, canon[t], canon[die_type(state.temp[d], state.faces[d])])
+        if temp:
+            slots = rules.legal_slots(key, canon[t], canon[die_type(temp, state.faces[d])])
         else:
             slots = rules.legal_slots(key, canon[t])
-        out: list[_CardOpt] = []
+        out: list[CardOption] = []
         if slots:
             before = m.draws(key)
             for j in slots:
                 nk = key[:j] + (canon[t],) + key[j + 1:]
                 complete = EMPTY not in nk
                 gain = before - m.draws(nk) + (self.w.points * pts if complete else 0.0)
-                out.append((gain, j, nk, complete))
+                out.append(CardOption(gain, j, nk, complete))
         self._opt_memo[memo_key] = out
         return out
 
@@ -317,18 +346,18 @@ class TeamPlanner:
     def _match(self, state: GameState, seats: list[int], free: list[int]) -> Plan:
         """Every seat takes at most one die: exact DP over seats and the set of dice used."""
         index = {d: i for i, d in enumerate(free)}
-        best_opt: list[dict[int, _Opt]] = []
+        best_opt: list[dict[int, Option]] = []
         for s in seats:
-            per_die: dict[int, _Opt] = {}
+            per_die: dict[int, Option] = {}
             for o in self._options(state, s, {}, free):
-                prev = per_die.get(o[1])
-                if prev is None or o[0] > prev[0]:
-                    per_die[o[1]] = o
+                prev = per_die.get(o.die)
+                if prev is None or o.gain > prev.gain:
+                    per_die[o.die] = o
             best_opt.append(per_die)
         # table: mask of dice used -> (value, choices per seat so far)
-        table: dict[int, tuple[float, tuple[_Opt | None, ...]]] = {0: (0.0, ())}
+        table: dict[int, tuple[float, tuple[Option | None, ...]]] = {0: (0.0, ())}
         for i, s in enumerate(seats):
-            nxt: dict[int, tuple[float, tuple[_Opt | None, ...]]] = {}
+            nxt: dict[int, tuple[float, tuple[Option | None, ...]]] = {}
             idle = -self._shortfall_cost(state, s, state.taken[s])
             took = -self._shortfall_cost(state, s, state.taken[s] + 1)
             for mask, (v, ch) in table.items():
@@ -336,14 +365,14 @@ class TeamPlanner:
                 for d, o in best_opt[i].items():
                     bit = 1 << index[d]
                     if not mask & bit:
-                        cand.append((v + o[0] + took, mask | bit, ch + (o,)))
+                        cand.append((v + o.gain + took, mask | bit, ch + (o,)))
                 for nv, nm, nch in cand:
                     kept = nxt.get(nm)
                     if kept is None or nv > kept[0]:
                         nxt[nm] = (nv, nch)
             table = nxt
         pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
-        final: tuple[float, int, tuple[_Opt | None, ...]] | None = None
+        final: tuple[float, int, tuple[Option | None, ...]] | None = None
         for mask, (v, ch) in sorted(table.items()):
             total = v - sum(pen.get(d, 0.0) for d in free if not mask >> index[d] & 1)
             if final is None or total > final[0] + 1e-9:
@@ -358,7 +387,7 @@ class TeamPlanner:
                 plan.moves.append(self._move(state, s, choice))
         return plan
 
-    def _move(self, state: GameState, seat: int, o: _Opt) -> Move:
+    def _move(self, state: GameState, seat: int, o: Option) -> Move:
         gain, die, card, slot, nk, complete = o
         m = self.model(state, card)
         hc = state.hand_card(seat, card)
@@ -369,11 +398,11 @@ class TeamPlanner:
         """Some seat may take several dice: search placement sequences, die by die."""
         pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
         k = self.w.branch
-        best_choices: list[tuple[int, _Opt]] = []
+        best_choices: list[tuple[int, Option]] = []
         best_value = [-1e18]
 
         def go(i: int, keys: dict[int, dict[str, tuple[int, ...]]], caps: dict[int, int],
-               took: dict[int, int], v: float, chosen: list[tuple[int, _Opt]]) -> None:
+               took: dict[int, int], v: float, chosen: list[tuple[int, Option]]) -> None:
             if i == len(free):
                 total = v - sum(self._shortfall_cost(state, s, state.taken[s] + took[s]) for s in seats)
                 if total > best_value[0] + 1e-9:
@@ -381,16 +410,16 @@ class TeamPlanner:
                     best_value[0] = total
                 return
             d = free[i]
-            opts: list[tuple[float, int, _Opt]] = []
+            opts: list[tuple[float, int, Option]] = []
             for s in seats:
                 if caps[s] > 0:
                     for o in self._options(state, s, keys[s], (d,)):
-                        opts.append((o[0], s, o))
+                        opts.append((o.gain, s, o))
             opts.sort(key=lambda x: -x[0])
             go(i + 1, keys, caps, took, v - pen.get(d, 0.0), chosen)
             for gain, s, o in opts[:k]:
                 nkeys = dict(keys)
-                nkeys[s] = {**keys[s], o[2]: o[4]}
+                nkeys[s] = {**keys[s], o.card: o.key}
                 ncaps = {**caps, s: caps[s] - 1}
                 ntook = {**took, s: took[s] + 1}
                 chosen.append((s, o))
@@ -403,14 +432,14 @@ class TeamPlanner:
         used = set()
         placing = set()
         for s, o in choices:
-            used.add(o[1])
+            used.add(o.die)
             placing.add(s)
         # only the first placement of each card is certain to be legal now; the rest are
         # re-planned after it lands
         seen_cards: set[str] = set()
         for s, o in choices:
-            if o[2] not in seen_cards:
-                seen_cards.add(o[2])
+            if o.card not in seen_cards:
+                seen_cards.add(o.card)
                 plan.moves.append(self._move(state, s, o))
         plan.done = [s for s in seats if s not in placing]
         plan.unused = [d for d in free if d not in used]
@@ -419,16 +448,13 @@ class TeamPlanner:
     # ================================================================== other decisions
     def choose_card(self, state: GameState, seat: int) -> str:
         """The row card (or stack top) ``seat`` should take."""
-        if state.config.setup is Setup.STACKS:
-            options = [s[-1] for _, s in sorted(state.stacks.items()) if s]
-        else:
-            options = list(state.row)
+        options = defusal.options(state)
         if len(options) == 1:
             return options[0]
         fuses = {f.id for f in state.config.catalogue.fuses}
         remaining = len(state.row) + sum(1 for c in state.deck if c not in fuses)
-        if state.config.setup is Setup.STACKS:
-            remaining = sum(len(s) for s in state.stacks.values())
+        if state.stacks is not None:
+            remaining = sum(len(s) for s in state.stacks.piles.values())
         must_finish = state.config.difficulty.top
         # once the middle is nearly empty a new card will likely never need finishing: take the
         # hardest (it is a dud at the end) and leave the easy ones for seats that can still win
@@ -456,7 +482,7 @@ class TeamPlanner:
     def choose_penalty(self, state: GameState, seat: int, options: Sequence[int]) -> Action:
         """Logistics: return free the die whose penalty would hurt most; else reroll in order."""
         at = state.time_ms
-        if state.free_return:
+        if state.penalty is not None and state.penalty.free_return:
             worst = max(options, key=lambda d: (self.penalty_cost(state, d), -d))
             return ReturnFree(seat, at, worst)
         safest = min(options, key=lambda d: (self.penalty_cost(state, d), d))
@@ -476,12 +502,13 @@ class TeamPlanner:
         """A role action that improves the team's plan enough, or None."""
         if state.phase is not Phase.DISTRIBUTE or not state.unplaced() or state.active_ability() is None:
             return None
-        acts = [a for a in state.legal_actions(state.leader)
-                if isinstance(a, (Recolour, Renumber, Flip, Rethrow))]
+        acts = [a for a in state.legal_actions(state.leader) if a.verb in ROLE_VERBS and a.verb != "name"]
         if not acts:
             return None
+        roles = state.roles
+        assert roles is not None  # an active ability means roles are in play
         memo_key = (state.turn, tuple(state.free), tuple(state.types[d] for d in state.free),
-                    tuple(state.temp.items()), state.role_uses, tuple(state.taken))
+                    tuple(roles.temp.items()), roles.uses, tuple(state.taken))
         if memo_key in self._role_seen:
             seen = self._role_seen[memo_key]
             # the same position may come back later in real time (a person acted in between):
@@ -505,7 +532,7 @@ class TeamPlanner:
                 if base.unused and set(a.dice) == set(base.unused) and choice is None:
                     choice = a
                 continue
-            if isinstance(a, (Recolour, Renumber, Flip)) and a.die not in weak:
+            if getattr(a, "die", None) not in weak:  # an ability that changes one die
                 continue
             trial = state.clone()
             trial.apply_unchecked(a)

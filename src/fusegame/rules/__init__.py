@@ -1,6 +1,7 @@
 """The rules of FUSE and FUSE: Countdown: configuration, setup, actions, the state machine, scoring."""
 
 from fusegame.rules.actions import (
+    ACTIONS,
     Action,
     ActionParseError,
     Defuse,
@@ -29,25 +30,18 @@ from fusegame.rules.config import (
     dice_per_turn,
     quota,
 )
+from fusegame.rules.decisions import Decision, LegalActions
+from fusegame.rules.errors import BadTime, GameOverError, IllegalAction, IllegalPlacement, NotYourDecision
 from fusegame.rules.events import Event
+from fusegame.rules.games import GAMES, MODULES, GameSpec, Phase, game_spec
 from fusegame.rules.outcome import Outcome, Score, Termination
-from fusegame.rules.state import (
-    BadTime,
-    Decision,
-    GameOverError,
-    GameState,
-    IllegalAction,
-    IllegalPlacement,
-    LegalActions,
-    NotYourDecision,
-    Phase,
-    new_game,
-)
+from fusegame.rules.state import GameState, new_game
 
 __all__ = [
-    "Action", "ActionParseError", "BadTime", "ConfigError", "Decision", "Defuse", "Difficulty", "Done",
-    "Event", "Flip", "Game", "GameConfig", "GameOverError", "GameState", "GiveUp", "IllegalAction",
-    "IllegalPlacement", "LegalActions", "Module", "Name", "NotYourDecision", "Outcome", "Phase", "Place",
-    "Recolour", "Renumber", "RerollUnused", "Rethrow", "ReturnFree", "RevealFuse", "RollSix", "Score",
-    "Setup", "TakeCard", "Termination", "Tick", "dice_per_turn", "new_game", "quota",
+    "Action", "ActionParseError", "ACTIONS", "BadTime", "ConfigError", "Decision", "Defuse",
+    "dice_per_turn", "Difficulty", "Done", "Event", "Flip", "Game", "game_spec", "GameConfig",
+    "GameOverError", "GAMES", "GameSpec", "GameState", "GiveUp", "IllegalAction", "IllegalPlacement",
+    "LegalActions", "Module", "MODULES", "Name", "new_game", "NotYourDecision", "Outcome", "Phase", "Place",
+    "quota", "Recolour", "Renumber", "RerollUnused", "Rethrow", "ReturnFree", "RevealFuse", "RollSix",
+    "Score", "Setup", "TakeCard", "Termination", "Tick",
 ]

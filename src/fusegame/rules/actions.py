@@ -1,7 +1,9 @@
 """Player actions as small frozen values that print and parse back (``Action.parse(str(a)) == a``).
 
-Seats are numbered from 0. ``at`` is the game time in milliseconds since the first roll; the
-engine reads no clock, so time enters only here. Text forms::
+Every action class is registered under its verb (``ACTIONS``), and its fields say how they are
+written: one registry serves parsing, printing, the engine's dispatch and the server. Seats are
+numbered from 0. ``at`` is the game time in milliseconds since the first roll; the engine reads no
+clock, so time enters only here. Text forms::
 
     p0 place d12 F07 s3 @15200     seat 0 puts die 12 on slot 3 (1-based) of card F07
     p1 done @20000                 seat 1 takes no (more) dice this turn
@@ -21,12 +23,18 @@ Countdown (and the FUSE modules) add::
     p0 flip d12                    Disposal Expert: turn a rolled die to its opposite face
     p0 rethrow d3 d7               Explosives Instructor: reroll these rolled dice
     p0 return d9                   Logistics Specialist (FUSE penalties): an untaken die goes back free
+
+``a.to_data()`` gives the same action as JSON data (``{"verb": "place", "seat": 0, "die": 12,
+"card": "F07", "slot": 2, "at": 15200}``, slots 0-based as everywhere in data), and
+``Action.from_data`` reads it back.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar
 
 
 class ActionParseError(ValueError):
@@ -34,14 +42,75 @@ class ActionParseError(ValueError):
 
 
 @dataclass(frozen=True)
+class Arg:
+    """How one field of an action is written in its text form."""
+
+    write: Callable[[Any], str]
+    read: Callable[[str], Any]  #: raises ValueError for text it does not accept
+    many: bool = False  #: takes every remaining word (a list of dice)
+
+
+def _die(text: str) -> int:
+    if not text.startswith("d"):
+        raise ValueError(text)
+    return int(text[1:])
+
+
+def _slot(text: str) -> int:
+    if not text.startswith("s"):
+        raise ValueError(text)
+    return int(text[1:]) - 1
+
+
+def _one_of(choices: str) -> Callable[[str], str]:
+    def read(text: str) -> str:
+        if len(text) != 1 or text not in choices:
+            raise ValueError(text)
+        return text
+    return read
+
+
+DIE = Arg(lambda v: f"d{v}", _die)
+CARD = Arg(str, str)
+SLOT = Arg(lambda v: f"s{v + 1}", _slot)
+COLOUR = Arg(str, _one_of("RBGYK"))
+FACE = Arg(str, lambda t: int(_one_of("123456")(t)))
+NAMED = Arg(str, _one_of("RBGYK123456"))  #: a colour letter or a number, as a Cutter or Engineer names it
+DICE = Arg(lambda v: " ".join(f"d{d}" for d in v), lambda t: _die(t), many=True)
+
+
+def arg(kind: Arg, default: Any) -> Any:
+    """A field of an action, written in its text form as ``kind`` says."""
+    return field(default=default, metadata={"arg": kind})
+
+
+#: verb -> action class: the one registry of actions.
+ACTIONS: dict[str, type[Action]] = {}
+
+
+@dataclass(frozen=True)
 class Action:
     seat: int
     at: int | None = None
 
-    verb = ""
+    verb: ClassVar[str] = ""
+
+    def __init_subclass__(cls, verb: str = "", **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if verb:
+            cls.verb = verb
+            ACTIONS[verb] = cls
+
+    @classmethod
+    def args(cls) -> tuple[tuple[str, Arg], ...]:
+        """The fields written after the verb, in order."""
+        out = _ARGS.get(cls)
+        if out is None:
+            out = _ARGS[cls] = tuple((f.name, f.metadata["arg"]) for f in fields(cls) if "arg" in f.metadata)
+        return out
 
     def _args(self) -> str:
-        return ""
+        return " ".join(a.write(getattr(self, name)) for name, a in self.args())
 
     def __str__(self) -> str:
         args = self._args()
@@ -51,201 +120,187 @@ class Action:
     @staticmethod
     def parse(text: str) -> Action:
         """Parse an action's text form (see the module docstring)."""
-        m = re.fullmatch(r"\s*(?:p(\d+) )?(\w+)((?: [^@\s]+)*)(?: @(\d+))?\s*", text)
+        m = _TEXT.fullmatch(text)
         if not m:
             raise ActionParseError(f"cannot read action {text!r}")
         seat = int(m.group(1)) if m.group(1) is not None else -1
-        verb, args, at = m.group(2), m.group(3).split(), (int(m.group(4)) if m.group(4) else None)
+        verb, words, at = m.group(2), m.group(3).split(), (int(m.group(4)) if m.group(4) else None)
+        cls = ACTIONS.get(verb)
+        if cls is None:
+            raise ActionParseError(f"cannot read action {text!r}")
+        if cls is Tick:
+            if seat != -1 or words:
+                raise ActionParseError(f"cannot read action {text!r}")
+            return Tick(-1, at)
+        if seat < 0:
+            raise ActionParseError(f"action {text!r} needs a seat (p0, p1, ...)")
+        values: dict[str, Any] = {}
         try:
-            if verb == "tick" and seat == -1 and not args:
-                return Tick(-1, at)
-            if seat < 0:
-                raise ActionParseError(f"action {text!r} needs a seat (p0, p1, ...)")
-            if verb == "place" and len(args) == 3 and args[0][0] == "d" and args[2][0] == "s":
-                return Place(seat, at, int(args[0][1:]), args[1], int(args[2][1:]) - 1)
-            if verb == "done" and not args:
-                return Done(seat, at)
-            if verb == "take" and len(args) == 1:
-                return TakeCard(seat, at, args[0])
-            if verb == "reveal" and not args:
-                return RevealFuse(seat, at)
-            if verb == "give" and len(args) == 1 and args[0][0] == "d":
-                return GiveUp(seat, at, int(args[0][1:]))
-            if verb == "reroll" and len(args) == 1 and args[0][0] == "d":
-                return RerollUnused(seat, at, int(args[0][1:]))
-            if verb == "defuse" and len(args) == 1:
-                return Defuse(seat, at, args[0])
-            if verb == "roll" and not args:
-                return RollSix(seat, at)
-            if verb == "name" and len(args) == 1 and args[0] in ("R", "B", "G", "Y", "K", "1", "2", "3",
-                                                                 "4", "5", "6"):
-                return Name(seat, at, args[0])
-            if verb == "recolour" and len(args) == 2 and args[0][0] == "d" and args[1] in "RBGYK" \
-                    and len(args[1]) == 1:
-                return Recolour(seat, at, int(args[0][1:]), args[1])
-            if verb == "renumber" and len(args) == 2 and args[0][0] == "d" and args[1] in "123456" \
-                    and len(args[1]) == 1:
-                return Renumber(seat, at, int(args[0][1:]), int(args[1]))
-            if verb == "flip" and len(args) == 1 and args[0][0] == "d":
-                return Flip(seat, at, int(args[0][1:]))
-            if verb == "rethrow" and args and all(x[0] == "d" for x in args):
-                return Rethrow(seat, at, tuple(int(x[1:]) for x in args))
-            if verb == "return" and len(args) == 1 and args[0][0] == "d":
-                return ReturnFree(seat, at, int(args[0][1:]))
+            rest = words
+            for name, a in cls.args():
+                if a.many:
+                    if not rest:
+                        raise ValueError("no values")
+                    values[name] = tuple(a.read(w) for w in rest)
+                    rest = []
+                else:
+                    if not rest:
+                        raise ValueError("too few words")
+                    values[name] = a.read(rest[0])
+                    rest = rest[1:]
+            if rest:
+                raise ValueError("too many words")
         except ValueError:
-            pass
-        raise ActionParseError(f"cannot read action {text!r}")
+            raise ActionParseError(f"cannot read action {text!r}") from None
+        return cls(seat, at, **values)
 
     def to_json(self) -> str:
         return str(self)
 
+    def to_data(self) -> dict[str, Any]:
+        """The action as JSON data: verb, seat, its fields and its time."""
+        out: dict[str, Any] = {"verb": self.verb, "seat": self.seat}
+        for name, _ in self.args():
+            v = getattr(self, name)
+            out[name] = list(v) if isinstance(v, tuple) else v
+        out["at"] = self.at
+        return out
 
-@dataclass(frozen=True)
-class Place(Action):
-    die: int = -1
-    card: str = ""
-    slot: int = -1
-    verb = "place"
-
-    def _args(self) -> str:
-        return f"d{self.die} {self.card} s{self.slot + 1}"
-
-
-@dataclass(frozen=True)
-class Done(Action):
-    verb = "done"
-
-
-@dataclass(frozen=True)
-class TakeCard(Action):
-    card: str = ""
-    verb = "take"
-
-    def _args(self) -> str:
-        return self.card
-
-
-@dataclass(frozen=True)
-class RevealFuse(Action):
-    verb = "reveal"
+    @staticmethod
+    def from_data(data: Any) -> Action:
+        """The action ``to_data`` describes; ``ActionParseError`` for anything else."""
+        if not isinstance(data, dict) or data.get("verb") not in ACTIONS:
+            raise ActionParseError(f"not an action: {data!r}")
+        cls = ACTIONS[data["verb"]]
+        seat, at = data.get("seat", -1), data.get("at")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not (at is None or isinstance(at, int)):
+            raise ActionParseError(f"not an action: {data!r}")
+        values: dict[str, Any] = {}
+        for name, a in cls.args():
+            if name not in data:
+                raise ActionParseError(f"a {cls.verb} action needs {name!r}")
+            v = data[name]
+            values[name] = tuple(v) if a.many and isinstance(v, list) else v
+        action = cls(seat, at, **values)
+        try:
+            same = Action.parse(str(action)) == action
+        except ActionParseError:
+            same = False
+        if not same:
+            raise ActionParseError(f"not an action: {data!r}")
+        return action
 
 
-@dataclass(frozen=True)
-class GiveUp(Action):
-    die: int = -1
-    verb = "give"
-
-    def _args(self) -> str:
-        return f"d{self.die}"
+_ARGS: dict[type[Action], tuple[tuple[str, Arg], ...]] = {}
+_TEXT = re.compile(r"\s*(?:p(\d+) )?(\w+)((?: [^@\s]+)*)(?: @(\d+))?\s*")
 
 
 @dataclass(frozen=True)
-class RerollUnused(Action):
-    die: int = -1
-    verb = "reroll"
-
-    def _args(self) -> str:
-        return f"d{self.die}"
+class Place(Action, verb="place"):
+    die: int = arg(DIE, -1)
+    card: str = arg(CARD, "")
+    slot: int = arg(SLOT, -1)
 
 
 @dataclass(frozen=True)
-class Defuse(Action):
+class Done(Action, verb="done"):
+    pass
+
+
+@dataclass(frozen=True)
+class TakeCard(Action, verb="take"):
+    card: str = arg(CARD, "")
+
+
+@dataclass(frozen=True)
+class RevealFuse(Action, verb="reveal"):
+    pass
+
+
+@dataclass(frozen=True)
+class GiveUp(Action, verb="give"):
+    die: int = arg(DIE, -1)
+
+
+@dataclass(frozen=True)
+class RerollUnused(Action, verb="reroll"):
+    die: int = arg(DIE, -1)
+
+
+@dataclass(frozen=True)
+class Defuse(Action, verb="defuse"):
     """1-2 player Countdown: defuse a complete card before Step 3 (RULES.md C.2 Step 3)."""
 
-    card: str = ""
-    verb = "defuse"
-
-    def _args(self) -> str:
-        return self.card
+    card: str = arg(CARD, "")
 
 
 @dataclass(frozen=True)
-class RollSix(Action):
+class RollSix(Action, verb="roll"):
     """Roll one's virtual die for the "all players must roll a 6" fuse card."""
 
-    verb = "roll"
-
 
 @dataclass(frozen=True)
-class Name(Action):
+class Name(Action, verb="name"):
     """Cutter / Operations Engineer: before the draw, name a colour letter or a number."""
 
-    value: str = ""
-    verb = "name"
-
-    def _args(self) -> str:
-        return self.value
+    value: str = arg(NAMED, "")
 
 
 @dataclass(frozen=True)
-class Recolour(Action):
+class Recolour(Action, verb="recolour"):
     """Give a rolled, unplaced die a temporary colour (it reverts once placed: RULES.md D.9)."""
 
-    die: int = -1
-    colour: str = ""
-    verb = "recolour"
-
-    def _args(self) -> str:
-        return f"d{self.die} {self.colour}"
+    die: int = arg(DIE, -1)
+    colour: str = arg(COLOUR, "")
 
 
 @dataclass(frozen=True)
-class Renumber(Action):
+class Renumber(Action, verb="renumber"):
     """Turn a rolled, unplaced die to another number (permanent)."""
 
-    die: int = -1
-    face: int = 0
-    verb = "renumber"
-
-    def _args(self) -> str:
-        return f"d{self.die} {self.face}"
+    die: int = arg(DIE, -1)
+    face: int = arg(FACE, 0)
 
 
 @dataclass(frozen=True)
-class Flip(Action):
+class Flip(Action, verb="flip"):
     """Disposal Expert: turn a rolled, unplaced die to its opposite face."""
 
-    die: int = -1
-    verb = "flip"
-
-    def _args(self) -> str:
-        return f"d{self.die}"
+    die: int = arg(DIE, -1)
 
 
 @dataclass(frozen=True)
-class Rethrow(Action):
+class Rethrow(Action, verb="rethrow"):
     """Explosives Instructor: reroll some rolled, unplaced dice (at most three rerolls a turn)."""
 
-    dice: tuple[int, ...] = ()
-    verb = "rethrow"
-
-    def _args(self) -> str:
-        return " ".join(f"d{d}" for d in self.dice)
+    dice: tuple[int, ...] = arg(DICE, ())
 
 
 @dataclass(frozen=True)
-class ReturnFree(Action):
+class ReturnFree(Action, verb="return"):
     """Logistics Specialist with FUSE's reroll penalty: one untaken die goes back with no penalty."""
 
-    die: int = -1
-    verb = "return"
-
-    def _args(self) -> str:
-        return f"d{self.die}"
+    die: int = arg(DIE, -1)
 
 
 @dataclass(frozen=True)
-class Tick(Action):
+class Tick(Action, verb="tick"):
     """Time passes (``seat`` is ignored); at or past the time limit the game is lost."""
-
-    verb = "tick"
 
     def __str__(self) -> str:
         return f"tick @{self.at}"
 
+    def to_data(self) -> dict[str, Any]:
+        return {"verb": self.verb, "seat": -1, "at": self.at}
+
 
 def with_time(action: Action, at: int | None) -> Action:
     """The same action stamped with another time."""
-    from dataclasses import replace
-
     return replace(action, at=at)
+
+
+__all__ = [
+    "ACTIONS", "Action", "ActionParseError", "Arg", "Defuse", "Done", "Flip", "GiveUp", "Name", "Place",
+    "Recolour", "Renumber", "RerollUnused", "Rethrow", "ReturnFree", "RevealFuse", "RollSix", "TakeCard",
+    "Tick", "with_time",
+]

@@ -2,9 +2,9 @@
 B, F, G).
 
 One ``GameConfig`` describes every way of playing: FUSE (with any of the five Countdown modules),
-FUSE: Countdown, the two sets integrated, and epic games for 6-9 players. The rules that follow
-from it (which deck table, which dice, sparks or rerolls, roles or not, when cards are defused)
-are derived properties, so the engine asks the config rather than the game's name.
+FUSE: Countdown, the two sets integrated, and epic games for 6-9 players. What follows from the
+game and its modules (which deck table, which dice, sparks or rerolls, roles or not, when cards
+are defused) is read from the table of games (``rules.games``): ``config.spec`` is the row.
 """
 
 from __future__ import annotations
@@ -15,86 +15,32 @@ from functools import cached_property
 from typing import Any
 
 from fusegame.cards.catalogue import Catalogue, builtin_catalogue, catalogue_from_data
-from fusegame.cards.model import FuseEffect
 from fusegame.dice import COLOURS, DiceSet, colours_text
+from fusegame.rules.games import (
+    COUNTDOWN_DECK_SIZE,
+    COUNTDOWN_DICE,
+    DECK_SIZE,
+    EPIC_DECK_SIZE,
+    GAMES,
+    ROW_SIZE,
+    Difficulty,
+    Game,
+    GameSpec,
+    Module,
+    Phase,
+    Setup,
+    game_spec,
+)
 
 
 class ConfigError(ValueError):
     """A configuration that cannot make a game (the message says which option and why)."""
 
 
-class Difficulty(str, Enum):
-    TRAINING = "training"
-    STANDARD = "standard"
-    EXPERT = "expert"
-    ELITE = "elite"
-    INSANE = "insane"  #: FUSE's top level
-    HEROIC = "heroic"  #: Countdown's top level (the same column of the tables)
-
-    @property
-    def column(self) -> int:
-        return min(list(Difficulty).index(self), 4)
-
-    @property
-    def top(self) -> bool:
-        """Insane or Heroic: the cards in front of the players must be defused too."""
-        return self in (Difficulty.INSANE, Difficulty.HEROIC)
-
-
-class Game(str, Enum):
-    """Which rules frame the game (RULES.md F.4)."""
-
-    FUSE = "fuse"  #: FUSE, optionally with Countdown modules
-    COUNTDOWN = "countdown"  #: FUSE: Countdown on its own
-    INTEGRATED = "integrated"  #: both sets shuffled together under Countdown's rules (F.1)
-    EPIC = "epic"  #: both sets for 6-9 players (F.3)
-
-
-class Module(str, Enum):
-    """The five Countdown expansion modules for FUSE (RULES.md F.2)."""
-
-    ROLES = "roles"  #: add the role cards
-    BOMBS = "bombs"  #: Countdown's bomb cards instead of FUSE's
-    FUSES = "fuses"  #: Countdown's fuse cards instead of FUSE's
-    SPARKS = "sparks"  #: spark cards instead of the unused-dice reroll
-    SPLIT_DICE = "split-dice"  #: Countdown's dice (with the split dice) instead of FUSE's
-
-
-class Setup(str, Enum):
-    STANDARD = "standard"  #: B.1: hands, deck of A.9.1 size, row of 5, 6 fuse cards shuffled in
-    SINGLE_DECK = "single-deck"  #: B.6: chosen counts per level, one deck
-    STACKS = "stacks"  #: B.6: one face-up stack per level, fuse cards face down beside them
-
-
-#: A.9.1: bomb cards in the game deck (row + draw pile), not counting the hands.
-DECK_SIZE: dict[int, tuple[int, int, int, int, int]] = {
-    1: (16, 19, 21, 23, 25),
-    2: (17, 20, 22, 24, 26),
-    3: (18, 21, 23, 25, 27),
-    4: (19, 22, 24, 26, 28),
-    5: (20, 23, 25, 27, 29),
-}
-#: A.9.2: Countdown's bomb deck, the starting hands included (they are dealt from it).
-COUNTDOWN_DECK_SIZE: dict[int, tuple[int, int, int, int, int]] = {
-    1: (19, 21, 24, 26, 28),
-    2: (19, 22, 25, 27, 29),
-    3: (24, 27, 29, 31, 33),
-    4: (28, 31, 33, 35, 37),
-}
-#: A.9.3: epic games, hands included (G-44).
-EPIC_DECK_SIZE: dict[int, tuple[int, int, int, int, int]] = {
-    6: (36, 41, 44, 48, 52),
-    7: (40, 46, 49, 54, 60),
-    8: (44, 51, 54, 60, 68),
-    9: (48, 56, 59, 66, 76),
-}
+#: The levels of FUSE's bomb cards (the 6-point cards only when asked for).
 LEVELS = (1, 2, 3, 4, 6)
-ROW_SIZE = 5
-#: Countdown's dice: four of each colour and five split dice; the pairs are a cycle in which every
-#: colour appears twice (only black/yellow is named in the rulebook: RULES.md A.2, I-07).
-COUNTDOWN_DICE = "4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R"
 #: Suggested number of fuse cards from Expert up in Countdown-style games (G-40; not in the rules).
-DEFAULT_COUNTDOWN_FUSES = 6
+DEFAULT_COUNTDOWN_FUSES = GAMES[Game.COUNTDOWN].fuse_cards.default
 
 
 def dice_per_turn(players: int) -> int:
@@ -145,8 +91,7 @@ class GameConfig:
             object.__setattr__(self, "difficulty", _enum(Difficulty, self.difficulty, "difficulty"))
         # Insane and Heroic are the same column; each game uses its own name for it
         if self.difficulty.top:
-            object.__setattr__(self, "difficulty",
-                               Difficulty.INSANE if self.game is Game.FUSE else Difficulty.HEROIC)
+            object.__setattr__(self, "difficulty", GAMES[self.game].top)
         if isinstance(self.setup, str) and not isinstance(self.setup, Setup):
             object.__setattr__(self, "setup", _enum(Setup, self.setup, "setup"))
         if isinstance(self.modules, str):
@@ -157,22 +102,37 @@ class GameConfig:
             object.__setattr__(self, "level_counts", tuple(sorted(self.level_counts.items())))
         self.validate()
 
-    # -- derived rules ---------------------------------------------------------------------
+    # -- the row of the table of games -------------------------------------------------------
+    @property
+    def spec(self) -> GameSpec:
+        """This game's row of the table of games, with its modules applied."""
+        return game_spec(self.game, self.modules if self.game is Game.FUSE else ())
+
     @property
     def countdown_rules(self) -> bool:
         """Countdown's framework: hands from the deck, five-step turn, defusal in Step 3."""
-        return self.game is not Game.FUSE
+        return self.spec.step3
 
     @property
     def uses_sparks(self) -> bool:
         """Sparks replace the unused-dice reroll (Countdown-style games, or the Spark module)."""
-        return self.countdown_rules or Module.SPARKS in self.modules
+        return self.spec.uses_sparks
 
     @property
     def uses_roles(self) -> bool:
         """Role cards are dealt (Countdown, integrated, or the Role module; never epic)."""
-        return self.game in (Game.COUNTDOWN, Game.INTEGRATED) or (
-            self.game is Game.FUSE and Module.ROLES in self.modules)
+        return self.spec.roles
+
+    @property
+    def turn_steps(self) -> tuple[Phase, ...]:
+        """The steps of one turn (the table's row)."""
+        return self.spec.turn_steps
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The optional parts of the rules in play: the table's row, and the level stacks when
+        this is the stacks setup."""
+        return self.spec.parts + (("stacks",) if self.setup is Setup.STACKS else ())
 
     @property
     def split_dice(self) -> bool:
@@ -184,25 +144,20 @@ class GameConfig:
         """The dice in the bag (RULES.md A.1, A.2, F.3, I-07)."""
         if self.dice is not None:
             return DiceSet.parse(self.dice)
-        if self.game is Game.FUSE and Module.SPLIT_DICE not in self.modules:
-            return DiceSet.fuse()
-        text = COUNTDOWN_DICE
-        if self.game is Game.EPIC:  # G-45: the FUSE dice added in equal shares of each colour
+        spec = self.spec
+        text = spec.dice
+        if spec.fuse_dice_per_player:  # G-45: the FUSE dice added in equal shares of each colour
             each = self.players - 4
             text += " " + " ".join(f"{each}{colours_text(c)}" for c in COLOURS)
         return DiceSet.parse(text)
 
     @property
     def bomb_sets(self) -> tuple[str, ...]:
-        if self.game is Game.FUSE:
-            return ("countdown",) if Module.BOMBS in self.modules else ("fuse",)
-        return ("countdown",) if self.game is Game.COUNTDOWN else ("fuse", "countdown")
+        return self.spec.bomb_sets
 
     @property
     def fuse_sets(self) -> tuple[str, ...]:
-        if self.game is Game.FUSE:
-            return ("countdown",) if Module.FUSES in self.modules else ("fuse",)
-        return ("countdown",) if self.game is Game.COUNTDOWN else ("fuse", "countdown")
+        return self.spec.fuse_sets
 
     @cached_property  # derived once: validation, setup and from_dict all ask
     def catalogue(self) -> Catalogue:
@@ -219,12 +174,11 @@ class GameConfig:
         not in play (RULES.md F.2: split dice, roles, sparks; F.3: the role fuse card and the
         split-die cards in epic games), and minus FUSE's 6-point cards unless they are asked for."""
         cat = self.catalogue
-        split = self.split_dice and self.game is not Game.EPIC
+        split = self.split_dice and self.spec.split_cards
         bombs = tuple(b for b in cat.bombs if (split or not b.shape.requires_split_die)
                       and (self.six_point_cards or b.points != 6 or b.set != "fuse"))
-        fuses = tuple(f for f in cat.fuses
-                      if (f.effect is not FuseEffect.LOSE_ROLES or self.uses_roles)
-                      and (f.effect is not FuseEffect.SPARK or self.uses_sparks))
+        parts = self.parts
+        fuses = tuple(f for f in cat.fuses if not f.needs or f.needs in parts)
         sparks = tuple(s for s in cat.sparks if split or not s.shape.requires_split_die)
         return Catalogue(bombs, fuses, cat.origin, sparks, cat.roles)
 
@@ -232,30 +186,28 @@ class GameConfig:
     def deck_size(self) -> int:
         """Bomb cards in the game deck: FUSE's row and draw pile (A.9.1), or the Countdown and
         epic bomb deck with the hands included (A.9.2, A.9.3)."""
-        table = (DECK_SIZE if self.game is Game.FUSE else
-                 EPIC_DECK_SIZE if self.game is Game.EPIC else COUNTDOWN_DECK_SIZE)
-        return table[self.players][self.difficulty.column]
+        return self.spec.deck_size(self.players, self.difficulty)
 
     @property
     def hands_in_deck(self) -> bool:
         """Countdown deals the hands from the built deck (G-04)."""
-        return self.countdown_rules
+        return self.spec.hands_in_deck
 
     @property
     def hand_limit(self) -> int:
         """A two-card hand needs a card worth at most this (FUSE setup 2, Countdown setup 3: B.3)."""
-        return 3 if self.countdown_rules else 2
+        return self.spec.hand_limit
+
+    def fuse_range(self) -> tuple[int, int]:
+        """The fewest and most fuse cards this game may use (B.5, G-40)."""
+        return self.spec.fuse_cards.allowed(self.difficulty, len(self.playable.fuses))
 
     @property
     def fuse_count(self) -> int:
         """Fuse cards shuffled into the deck (B.5)."""
         if self.fuse_cards is not None:
             return self.fuse_cards
-        if not self.countdown_rules:
-            return min(6, len(self.playable.fuses))
-        if self.difficulty in (Difficulty.TRAINING, Difficulty.STANDARD):
-            return 0
-        return min(DEFAULT_COUNTDOWN_FUSES, len(self.playable.fuses))
+        return self.spec.fuse_cards.default_for(self.difficulty, len(self.playable.fuses))
 
     @property
     def base_quota(self) -> int:
@@ -268,7 +220,9 @@ class GameConfig:
 
     @property
     def levels(self) -> tuple[int, ...]:
-        return LEVELS if self.six_point_cards else LEVELS[:4]
+        """The levels of the advanced setups: one per point value among the bomb cards in play
+        (RULES.md B.6: 1-4 in FUSE, 6 with the 6-point cards, 1-6 with Countdown's bomb cards)."""
+        return tuple(sorted({b.points for b in self.playable.bombs}))
 
     def counts_per_level(self) -> dict[int, int]:
         """Cards of each level for the advanced setups (B.6)."""
@@ -283,16 +237,13 @@ class GameConfig:
         players = self.players
         if not isinstance(players, int) or isinstance(players, bool):
             raise ConfigError("players must be a whole number")
-        if self.game is Game.FUSE and not 1 <= players <= 5:
-            raise ConfigError("FUSE is for 1 to 5 players (6 to 9: an epic game, --game epic)")
-        if self.game in (Game.COUNTDOWN, Game.INTEGRATED) and not 1 <= players <= 4:
-            raise ConfigError(f"{self.game.value} games are for 1 to 4 players "
-                              "(6 to 9: an epic game, --game epic)")
-        if self.game is Game.EPIC and not 6 <= players <= 9:
-            raise ConfigError("epic games are for 6 to 9 players")
-        if self.modules and self.game is not Game.FUSE:
+        spec = self.spec
+        problem = spec.players_problem(players)
+        if problem:
+            raise ConfigError(problem)
+        if self.modules and not spec.modules:
             raise ConfigError("modules add Countdown parts to FUSE; use them with the fuse game")
-        if self.setup is not Setup.STANDARD and self.game is not Game.FUSE:
+        if self.setup not in spec.setups:
             raise ConfigError("the advanced setups (single-deck, stacks) are FUSE setups")
         if self.dice is not None:
             try:
@@ -304,14 +255,16 @@ class GameConfig:
         playable = self.playable
         pool = len(playable.fuses)
         if self.fuse_cards is not None:
-            if self.countdown_rules and self.difficulty in (Difficulty.TRAINING, Difficulty.STANDARD):
-                if self.fuse_cards:
-                    raise ConfigError(f"{self.difficulty.value} uses no fuse cards in "
-                                      f"{self.game.value} games (Expert and up use 1 to {pool})")
-            elif self.countdown_rules and not 1 <= self.fuse_cards <= pool:
-                raise ConfigError(f"{self.difficulty.value} uses 1 to {pool} fuse cards")
-            elif not 0 <= self.fuse_cards <= pool:
-                raise ConfigError(f"fuse cards must be 0 to {pool}")
+            lo, hi = self.fuse_range()
+            rule = spec.fuse_cards
+            if not lo <= self.fuse_cards <= hi:
+                if not rule.uses_fuses(self.difficulty):
+                    first = rule.first.value.capitalize()
+                    raise ConfigError(f"{self.difficulty.value} uses no fuse cards in {self.game.value} "
+                                      f"games ({first} and up use {rule.least} to {pool})")
+                if rule.least:
+                    raise ConfigError(f"{self.difficulty.value} uses {lo} to {hi} fuse cards")
+                raise ConfigError(f"fuse cards must be {lo} to {hi}")
         if self.time_limit is not None and self.time_limit <= 0:
             raise ConfigError("the time limit must be positive (or none for an untimed game)")
         if self.first_leader is not None and not 0 <= self.first_leader < self.players:
@@ -369,9 +322,7 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameConfig:
-        known = {"players", "difficulty", "setup", "six_point_cards", "fuse_cards", "level_counts",
-                 "feasibility", "time_limit", "first_leader", "cards", "game", "modules", "dice",
-                 "shuffle_sparks"}
+        known = set(cls.__dataclass_fields__)
         unknown = set(d) - known
         if unknown:
             raise ConfigError(f"unknown config option(s): {', '.join(sorted(unknown))}")
@@ -394,3 +345,10 @@ def _enum(kind: type[Enum], value: str, what: str) -> Any:
     except ValueError:
         raise ConfigError(f"unknown {what} {value!r} (choose from "
                           f"{', '.join(str(m.value) for m in kind)})") from None
+
+
+__all__ = [
+    "COUNTDOWN_DECK_SIZE", "COUNTDOWN_DICE", "DECK_SIZE", "DEFAULT_COUNTDOWN_FUSES", "EPIC_DECK_SIZE",
+    "LEVELS", "ROW_SIZE", "ConfigError", "Difficulty", "Game", "GameConfig", "Module", "Setup",
+    "dice_per_turn", "quota",
+]

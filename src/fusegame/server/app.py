@@ -226,8 +226,8 @@ def create_app(db_url: str | None = None) -> FastAPI:
     async def get_room(code: str) -> dict[str, Any]:
         return {"room": lobby.get(code).to_dict()}
 
-    @app.post("/api/rooms/{code}/join")
-    async def join(code: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/rooms/{code}/join", response_model=None)
+    async def join(code: str, request: Request) -> dict[str, Any] | JSONResponse:
         room = lobby.get(code)
         body = await _json_body(request)
         if not isinstance(body, dict):
@@ -238,7 +238,9 @@ def create_app(db_url: str | None = None) -> FastAPI:
         try:
             s = room.join(str(body.get("name", "")), seat)
         except RoomError as e:
-            raise HTTPException(e.status, str(e)) from None
+            # the refusal's reason and facts let the page say it in its own words
+            return JSONResponse({"detail": str(e), "reason": e.reason, "params": e.params},
+                                status_code=e.status)
         return {"code": room.code, "seat": s.index, "token": s.token}
 
     # ---------------------------------------------------------------- the match
@@ -248,7 +250,8 @@ def create_app(db_url: str | None = None) -> FastAPI:
         room = lobby.rooms.get(code.upper())
         if room is None:
             await ws.send_text(json.dumps({"type": "error", "code": "unknown_room",
-                                           "message": f"no room {code.upper()[:16]!r}"}))
+                                           "message": f"no room {code.upper()[:16]!r}", "reason": None,
+                                           "params": {}}))
             await ws.close(code=4404)
             return
         client = SocketClient(ws, room.seat_of(token))

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from fusegame.rules.config import ConfigError, Difficulty, Game, GameConfig, Module, Setup
+from fusegame.rules.games import GAMES
 
 #: How long a bot waits before each action unless the room says otherwise: about a person's pace.
 DEFAULT_BOT_DELAY_MS = 1500
@@ -23,10 +24,8 @@ CHOICE_TIMEOUT_S = 10.0
 #: they come back), so the others are not left waiting and an abandoned game is still played out.
 LEAVE_GRACE_S = 30.0
 
-PLAYER_RANGES: dict[str, tuple[int, int]] = {
-    Game.FUSE.value: (1, 5), Game.COUNTDOWN.value: (1, 4), Game.INTEGRATED.value: (1, 4),
-    Game.EPIC.value: (6, 9),
-}
+#: The players each game allows (the table of games).
+PLAYER_RANGES: dict[str, tuple[int, int]] = {g.value: spec.players for g, spec in GAMES.items()}
 
 
 class OptionError(ValueError):
@@ -97,8 +96,9 @@ def parse_options(data: Any) -> RoomOptions:
     if unknown:
         raise OptionError(f"unknown option {unknown[0]!r} (known: {', '.join(sorted(known))})")
     game = _choice(data, "game", Game.FUSE.value, [g.value for g in Game])
-    lo, hi = PLAYER_RANGES[game]
-    players = _int(data, "players", lo if game == Game.EPIC.value else 4 if hi >= 4 else hi, lo, hi)
+    spec = GAMES[Game(game)]
+    lo, hi = spec.players
+    players = _int(data, "players", spec.default_players, lo, hi)
     difficulty = _choice(data, "difficulty", Difficulty.STANDARD.value, [d.value for d in Difficulty])
     modules = data.get("modules", [])
     if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
@@ -108,7 +108,8 @@ def parse_options(data: Any) -> RoomOptions:
         if m not in names:
             raise OptionError(f"modules: {m!r} is not one of {', '.join(names)}")
     setup = _choice(data, "setup", Setup.STANDARD.value, [s.value for s in Setup])
-    fuse_cards = _int(data, "fuse_cards", None, 0, 20)
+    most = max(r["max"] for by_level in fuse_card_ranges().values() for r in by_level.values())
+    fuse_cards = _int(data, "fuse_cards", None, 0, most)
     timed = _bool(data, "timed", True)
     seed = _int(data, "seed", None, 0, 2**63 - 1)
     delay = _int(data, "bot_delay_ms", DEFAULT_BOT_DELAY_MS, 0, MAX_BOT_DELAY_MS)
@@ -126,20 +127,14 @@ def parse_options(data: Any) -> RoomOptions:
 
 @cache
 def fuse_card_ranges() -> dict[str, dict[str, dict[str, int]]]:
-    """How many fuse cards each game allows at each difficulty (without modules): the counts
-    ``GameConfig`` accepts, so that the lobby form can offer only those."""
+    """How many fuse cards each game allows at each difficulty (without modules), from the table of
+    games' fuse-card rule and the fuse cards the game has, so that the lobby form offers only those."""
     out: dict[str, dict[str, dict[str, int]]] = {}
-    for game in Game:
-        lo = PLAYER_RANGES[game.value][0]
+    for game, spec in GAMES.items():
+        pool = len(GameConfig(players=spec.players[0], game=game).playable.fuses)
         for d in Difficulty:
-            ok = []
-            for n in range(21):
-                try:
-                    GameConfig(players=lo, game=game, difficulty=d, fuse_cards=n)
-                except ConfigError:
-                    continue
-                ok.append(n)
-            out.setdefault(game.value, {})[d.value] = {"min": min(ok, default=0), "max": max(ok, default=0)}
+            lo, hi = spec.fuse_cards.allowed(d, pool)
+            out.setdefault(game.value, {})[d.value] = {"min": lo, "max": hi}
     return out
 
 

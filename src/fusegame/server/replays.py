@@ -24,12 +24,13 @@ class Replay:
 
     def __init__(self, record: GameRecord) -> None:
         self.record = record
-        self.steps: list[dict[str, Any]] = [{"index": 0, "action": None, "time_ms": 0, "events": []}]
+        self.steps: list[dict[str, Any]] = [{"index": 0, "action": None, "act": None, "time_ms": 0,
+                                             "events": []}]
         start = record.initial_state()
         self.checkpoints: list[GameState] = [start.clone()]
         for i, (action, events, state) in enumerate(replay(record, start=start), start=1):
-            self.steps.append({"index": i, "action": str(action), "time_ms": state.time_ms,
-                               "events": [event_dict(e) for e in events]})
+            self.steps.append({"index": i, "action": str(action), "act": action.to_data(),
+                               "time_ms": state.time_ms, "events": [event_dict(e) for e in events]})
             if i % CHECKPOINT == 0:
                 self.checkpoints.append(state.clone())
 

@@ -26,28 +26,10 @@ from fusegame.bots.hints import Hint, hint
 from fusegame.bots.team import TeamPlanner
 from fusegame.observe import game_title, observation
 from fusegame.record import GameRecord
-from fusegame.rules.actions import (
-    Action,
-    ActionParseError,
-    Defuse,
-    Done,
-    Flip,
-    GiveUp,
-    Name,
-    Recolour,
-    Renumber,
-    RerollUnused,
-    Rethrow,
-    ReturnFree,
-    RevealFuse,
-    RollSix,
-    TakeCard,
-    Tick,
-    with_time,
-)
-from fusegame.rules.actions import Place as PlaceAction
+from fusegame.rules.actions import Action, ActionParseError, Done, Place, ReturnFree, Tick, with_time
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction, new_game
+from fusegame.rules.views import die_view
 from fusegame.server.options import RoomOptions
 
 log = logging.getLogger("fusegame.server")
@@ -57,12 +39,6 @@ MAX_MESSAGE = 4096
 MAX_CHAT = 200
 MAX_NAME = 24
 SIGNALS = ("need", "take", "wait")
-
-_KINDS: dict[type[Action], str] = {
-    Done: "done", TakeCard: "take", RevealFuse: "reveal", GiveUp: "give", RerollUnused: "reroll",
-    ReturnFree: "return", Defuse: "defuse", RollSix: "roll", Name: "name", Recolour: "recolour",
-    Renumber: "renumber", Flip: "flip", Rethrow: "rethrow",
-}
 
 
 class Timer(Protocol):
@@ -110,11 +86,15 @@ class Seat:
 
 
 class RoomError(ValueError):
-    """A lobby request that cannot be granted; ``status`` is the HTTP status that fits it."""
+    """A request that cannot be granted now. ``status`` is the HTTP status that fits it;
+    ``reason`` says which refusal it is and ``params`` its facts (a seat, a name), so that a client
+    can say it in its own words (docs/protocol.md)."""
 
-    def __init__(self, message: str, status: int = 409) -> None:
+    def __init__(self, message: str, status: int = 409, *, reason: str, **params: Any) -> None:
         super().__init__(message)
         self.status = status
+        self.reason = reason
+        self.params = params
 
 
 def action_text(action: Action) -> str:
@@ -136,26 +116,28 @@ def moves_by_seat(state: GameState) -> dict[int, dict[str, Any]]:
     return {s: _moves(acts) for s, acts in by_seat.items()}
 
 
+def move_entry(action: Action) -> dict[str, Any]:
+    """One action a seat may take, as the client gets it: its verb and fields (``Action.to_data``
+    without the seat and the time) beside ``action``, the text to send back. ``die``, ``card`` and
+    ``value`` are always there (null when the verb has none); ``kind`` repeats the verb."""
+    entry: dict[str, Any] = {"die": None, "card": None, "value": None}
+    entry.update(action.to_data())
+    del entry["seat"], entry["at"]
+    entry["kind"] = action.verb
+    entry["action"] = action_text(action)
+    return entry
+
+
 def _moves(legal: Iterable[Action]) -> dict[str, Any]:
-    place: dict[tuple[int, str], list[int]] = {}
+    place: dict[tuple[int, str], dict[int, str]] = {}
     actions: list[dict[str, Any]] = []
     for a in legal:
-        if isinstance(a, PlaceAction):
-            place.setdefault((a.die, a.card), []).append(a.slot)
+        if isinstance(a, Place):
+            place.setdefault((a.die, a.card), {})[a.slot] = action_text(a)
             continue
-        entry: dict[str, Any] = {"kind": _KINDS.get(type(a), "other"), "action": action_text(a),
-                                 "die": getattr(a, "die", None), "card": getattr(a, "card", None),
-                                 "value": None}
-        if isinstance(a, Name):
-            entry["value"] = a.value
-        elif isinstance(a, Recolour):
-            entry["value"] = a.colour
-        elif isinstance(a, Renumber):
-            entry["value"] = str(a.face)
-        elif isinstance(a, Rethrow):
-            entry["dice"] = list(a.dice)
-        actions.append(entry)
-    return {"place": [{"die": d, "card": c, "slots": sorted(s)} for (d, c), s in place.items()],
+        actions.append(move_entry(a))
+    return {"place": [{"die": d, "card": c, "slots": sorted(s), "actions": [s[x] for x in sorted(s)]}
+                      for (d, c), s in place.items()],
             "actions": actions}
 
 
@@ -169,7 +151,9 @@ def public_view(state: GameState, seat: int | None = None) -> dict[str, Any]:
 
 
 def event_dict(e: Event) -> dict[str, Any]:
-    return {**e.to_dict(), "text": str(e)}
+    """An event as frames, replays and lessons send it: its kind and facts, no words (the page
+    words them in its own language)."""
+    return e.to_dict()
 
 
 @dataclass
@@ -239,20 +223,21 @@ class Room:
         """Give a person a seat (the first open one when ``seat`` is None)."""
         name = " ".join(str(name).split())
         if not name or len(name) > MAX_NAME:
-            raise RoomError(f"a name is 1 to {MAX_NAME} characters", 422)
+            raise RoomError(f"a name is 1 to {MAX_NAME} characters", 422, reason="name", max=MAX_NAME)
         if self.status != "lobby":
-            raise RoomError("the game has started: you may watch it")
+            raise RoomError("the game has started: you may watch it", reason="started")
         if seat is None:
             open_ = [s for s in self.seats if s.kind == "open"]
             if not open_:
-                raise RoomError("every seat is taken: you may watch the game")
+                raise RoomError("every seat is taken: you may watch the game", reason="full")
             chosen = open_[0]
         else:
             if not 0 <= seat < len(self.seats):
-                raise RoomError(f"there is no seat {seat} (seats 0 to {len(self.seats) - 1})", 422)
+                raise RoomError(f"there is no seat {seat} (seats 0 to {len(self.seats) - 1})", 422,
+                                reason="no_seat", seat=seat)
             chosen = self.seats[seat]
             if chosen.kind == "human":
-                raise RoomError(f"seat {seat} is taken")
+                raise RoomError(f"seat {seat} is taken", reason="seat_taken", seat=seat)
         chosen.kind, chosen.name, chosen.ready = "human", name, False
         chosen.token = secrets.token_urlsafe(16)
         self._room_changed()
@@ -313,8 +298,10 @@ class Room:
             c.send(text)
 
     @staticmethod
-    def error(client: Client, code: str, message: str) -> None:
-        client.send(dumps({"type": "error", "code": code, "message": message}))
+    def error(client: Client, code: str, message: str, reason: str | None = None,
+              params: dict[str, Any] | None = None) -> None:
+        client.send(dumps({"type": "error", "code": code, "message": message, "reason": reason,
+                           "params": params or {}}))
 
     # ================================================================== the pipeline
     def handle(self, client: Client, text: str) -> None:
@@ -345,7 +332,7 @@ class Room:
         try:
             handler(seat, msg)
         except RoomError as e:
-            self.error(client, "not_now", str(e))
+            self.error(client, "not_now", str(e), e.reason, e.params)
         except IllegalAction as e:
             self.error(client, "illegal", str(e))
         except _BadMessage as e:
@@ -356,14 +343,14 @@ class Room:
 
     def _on_ready(self, seat: int, msg: dict[str, Any]) -> None:
         if self.status != "lobby":
-            raise RoomError("the game has already started")
+            raise RoomError("the game has already started", reason="started")
         self.seats[seat].ready = bool(msg.get("ready", True))
         self._room_changed()
         self._maybe_start()
 
     def _on_fill_bots(self, seat: int, msg: dict[str, Any]) -> None:
         if self.status != "lobby":
-            raise RoomError("the game has already started")
+            raise RoomError("the game has already started", reason="started")
         for s in self.seats:
             if s.kind == "open":
                 s.kind, s.name = "bot", f"Bot {s.index + 1}"
@@ -384,16 +371,18 @@ class Room:
             elif not on and s.kind == "bot":
                 s.kind, s.name = "open", ""
             else:
-                raise RoomError(f"seat {target} is {'taken' if on else 'not a bot'}")
+                raise RoomError(f"seat {target} is {'taken' if on else 'not a bot'}",
+                                reason="seat_taken" if on else "not_a_bot", seat=target)
             self._room_changed()
             self._maybe_start()
             return
         if self.status != "playing":
-            raise RoomError("the game is over")
+            raise RoomError("the game is over", reason="over")
         if s.kind != "human":
-            raise RoomError(f"seat {target} is already a bot")
+            raise RoomError(f"seat {target} is already a bot", reason="already_bot", seat=target)
         if target != seat and (not on or s.connections > 0):
-            raise RoomError(f"{s.name} is still here: only they can hand their seat to a bot")
+            raise RoomError(f"{s.name} is still here: only they can hand their seat to a bot",
+                            reason="still_here", seat=target, name=s.name)
         s.autoplay = on
         self._room_changed()
         self._schedule()
@@ -416,7 +405,9 @@ class Room:
 
     def _on_act(self, seat: int, msg: dict[str, Any]) -> None:
         if self.match is None or self.status != "playing":
-            raise RoomError("the game is not being played" if self.status == "lobby" else "the game is over")
+            if self.status == "lobby":
+                raise RoomError("the game is not being played", reason="not_playing")
+            raise RoomError("the game is over", reason="over")
         text = msg.get("action")
         if not isinstance(text, str) or "@" in text or not text.strip():
             raise _BadMessage('"action" must be an action\'s text without seat or time, e.g. "done"')
@@ -449,7 +440,7 @@ class Room:
             self.match.limit_timer = self.scheduler.call_later(limit - state.time_ms / 1000, self._time_up)
         self._room_changed()
         first = Event("dice_rolled", {"leader": state.leader,
-                                      "dice": [state.die_label(d) for d in state.rolled]})
+                                      "dice": [die_view(state, d) for d in state.rolled]})
         self._changed([first])
 
     def now_ms(self) -> int:
@@ -499,8 +490,9 @@ class Room:
         st = m.state
         if limit is None:
             return {"left_ms": None, "running": False}
-        stopped = st.outcome is not None or st.clock_stop is not None
-        used = st.clock_stop if st.clock_stop is not None else st.time_ms if stopped else self.now_ms()
+        stop = st.step3.clock_stop if st.step3 is not None else None
+        stopped = st.outcome is not None or stop is not None
+        used = stop if stop is not None else st.time_ms if stopped else self.now_ms()
         if st.outcome is not None:
             left = st.outcome.time_left_ms or 0
         else:

@@ -19,7 +19,7 @@ from fusegame.cards.model import BombCard
 from fusegame.rules.actions import Action, ActionParseError, with_time
 from fusegame.rules.state import GameState, IllegalAction
 from fusegame.scenario import scenario_from_data
-from fusegame.server.room import event_dict, moves_of, public_view
+from fusegame.server.room import action_text, event_dict, moves_of, public_view
 
 LANGUAGES = ("en", "es")
 
@@ -41,16 +41,16 @@ class Lesson:
 
     def accepts(self, state: GameState, action: Action) -> bool:
         """Does ``action`` (legal in ``state``, not yet applied) complete the lesson?"""
-        verb = action.verb
+        data = action.to_data()
         for want in self.accept:
-            if want.get("verb") != verb:
+            if want.get("verb") != data["verb"]:
                 continue
-            die = getattr(action, "die", None)
+            die = data.get("die")
             if "die" in want and (die is None or state.die_label(die) != want["die"]):
                 continue
-            if "card" in want and getattr(action, "card", None) != want["card"]:
+            if "card" in want and data.get("card") != want["card"]:
                 continue
-            if "slot" in want and getattr(action, "slot", None) != int(want["slot"]) - 1:
+            if "slot" in want and data.get("slot") != int(want["slot"]) - 1:
                 continue
             return True
         return False
@@ -95,7 +95,7 @@ class Tutorial:
         lang = lang if lang in LANGUAGES else "en"
         state = lesson.state()
         result: dict[str, Any] = {"ok": False, "view": public_view(state, 0), "moves": moves_of(state, 0),
-                                  "events": []}
+                                  "action": None, "act": None, "events": []}
         if "@" in text:
             result["message"] = "an action is written without its time"
             return result
@@ -104,6 +104,7 @@ class Tutorial:
         except ActionParseError as e:
             result["message"] = str(e).replace("p0 ", "")
             return result
+        result.update(action=action_text(action), act=action.to_data())
         ok = lesson.accepts(state, action)  # judged before the move changes the table
         try:
             events = state.apply(action)  # validates: an illegal move never counts

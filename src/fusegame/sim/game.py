@@ -104,4 +104,5 @@ def _score(state: GameState) -> int:
     if state.outcome is not None:
         return state.outcome.score.total
     points = sum(state.bomb(c).points for c in state.score_pile)
-    return score(False, None, points, len(state.fuses_activated), len(state.sparks_defused)).total
+    sparks = len(state.sparks.defused) if state.sparks is not None else 0
+    return score(False, None, points, len(state.fuses_activated), sparks).total

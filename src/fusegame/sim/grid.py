@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fusegame.rules.config import GameConfig
+from fusegame.rules.games import GAMES
 from fusegame.sim.batch import BatchStats
 from fusegame.sim.game import Pace
 
@@ -23,9 +24,9 @@ from fusegame.sim.game import Pace
 DIFFICULTY_ORDER = ("training", "standard", "expert", "elite", "insane")
 _DIFFICULTY_ALIASES = {"heroic": "insane"}
 
-#: Player counts of each game (``all``).
-PLAYER_RANGES: dict[str, range] = {"fuse": range(1, 6), "countdown": range(1, 5),
-                                   "integrated": range(1, 5), "epic": range(6, 10)}
+#: Player counts of each game (``all``), from the table of games.
+PLAYER_RANGES: dict[str, range] = {g.value: range(spec.players[0], spec.players[1] + 1)
+                                   for g, spec in GAMES.items()}
 
 
 def _unique(items: Iterable[Any]) -> list[Any]:

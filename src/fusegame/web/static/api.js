@@ -1,9 +1,12 @@
 // HTTP wrappers: every error becomes an Error whose message is the server's one readable line.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  /** `reason` and `params`: which refusal it is and its facts, when the server says (joining a seat). */
+  constructor(status, message, reason = null, params = {}) {
     super(message);
     this.status = status;
+    this.reason = reason;
+    this.params = params;
   }
 }
 
@@ -30,7 +33,7 @@ async function call(method, path, body) {
     let msg = data && data.detail !== undefined ? data.detail : `${res.status} ${res.statusText}`;
     // FastAPI validation errors come as a list of {loc, msg}
     if (Array.isArray(msg)) msg = msg.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
-    throw new ApiError(res.status, String(msg));
+    throw new ApiError(res.status, String(msg), (data && data.reason) || null, (data && data.params) || {});
   }
   return data;
 }

@@ -7,12 +7,12 @@ export const COLOURS = ['R', 'B', 'G', 'Y', 'K'];
 export const HEX = {R: '#d8403a', B: '#2f6fd6', G: '#2e9c52', Y: '#f1c232', K: '#1d1d22'};
 const INK = {R: '#fff', B: '#fff', G: '#fff', Y: '#151515', K: '#fff'};
 
-/** "Blue 5", "Black/Yellow 3", "Blue 4, as red". */
+/** "Blue 5", "Black/Yellow 3", "Blue 4 as Red". */
 export function dieName(die) {
   if (!die) return '';
   const colours = String(die.colours).split('/').map((c) => t(`colour.${c}`)).join('/');
   let s = `${colours} ${die.face}`;
-  if (die.as) s += ', ' + t('die.as', {colour: String(die.as).split('/').map((c) => t(`colour.${c}`)).join('/')});
+  if (die.as) s += ' ' + t('die.as', {colour: String(die.as).split('/').map((c) => t(`colour.${c}`)).join('/')});
   return s;
 }
 

@@ -17,7 +17,7 @@ const CHOICE_MS = 10000;
 
 // The ship's log and the team talk outlive a reload of the page: the server sends a returning
 // player only the table as it is now, not what was said and done before.
-const logKey = (code) => `fuse.log.${code}`;
+const logKey = (code) => `fuse.events.${code}`;
 
 function loadLog(code) {
   try {
@@ -238,7 +238,7 @@ export class PlayView {
       document.body.append(el);
     }
     const effect = ev.effect && ev.effect !== 'symbol' ? t(`effect.${ev.effect}`)
-      : t('effect.symbolLong', {shows: symbolWords(ev.shows || '')});
+      : t('effect.symbolLong', {shows: symbolWords(ev.shows)});
     const art = h('div', {class: 'fuse-art'});
     mount(el, h('div', {class: 'fuse-panel'}, h('div', {class: 'fuse-title'}, t('fuse.alert')), art,
       h('div', {class: 'fuse-effect'}, effect)));
@@ -249,7 +249,7 @@ export class PlayView {
       try {
         art.innerHTML = await cardSvg(ev.card);
       } catch {
-        art.textContent = ev.shows || ev.card;
+        art.textContent = ev.card;
       }
     }
   }

@@ -7,7 +7,7 @@ import {markPage, toast} from './ui.js';
 import {scoreTable} from './play.js';
 import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
-import {actionWords, eventFromText, eventText, gameTitle, readAction} from './words.js';
+import {actionWords, eventText, gameTitle} from './words.js';
 
 /** Die `id` as `view` shows it (in the roll, left unused, on a card or as the penalty die). */
 function findDieIn(view, id) {
@@ -121,21 +121,19 @@ export class ReplayPage {
     const s = this.steps[this.step] || {};
     const names = (this.entry && this.entry.names) || [];
     const nameOf = (seat) => names[seat] || t('player.n', {n: seat + 1});
-    // the replay's events are the engine's English lines: read back and worded here; the first
-    // one is what the step's action did, the rest followed from it
-    const events = (s.events || []).map((x) => (typeof x === 'string' ? eventFromText(x) : x))
-      .filter((ev) => !(this.step === 0 && ev.kind === 'deal'));
+    // the first event is what the step's action did, the rest followed from it; a step without
+    // events is told from its action, whose dice the table before it shows
+    const events = [...(s.events || [])];
     let what = t('replay.deal');
     if (this.step > 0 && events.length) {
       what = eventText(events.shift(), nameOf);
-    } else if (this.step > 0 && s.action) {
-      const a = readAction(s.action);
-      const words = actionWords(s.action, (id) => findDieIn(this.before, id));
-      what = a.seat !== null && a.kind !== 'tick' ? `${nameOf(a.seat)}: ${words}` : words;
+    } else if (this.step > 0 && s.act) {
+      const words = actionWords(s.act, (id) => findDieIn(this.before, id));
+      what = s.act.verb !== 'tick' && s.act.seat >= 0 ? `${nameOf(s.act.seat)}: ${words}` : words;
     }
     mount(this.stepInfo,
       h('div', {}, h('b', {}, t('replay.stepOf', {n: this.step, total: this.last})), ' · ',
-        h('span', {class: 'step-action', title: String(s.action || '')}, what),
+        h('span', {class: 'step-action', dataset: {testid: 'step-action'}}, what),
         s.time_ms !== undefined && s.time_ms !== null ? h('span', {class: 'muted'}, ` @ ${mmss(s.time_ms)}`) : null),
       events.length ? h('ul', {class: 'step-events'}, events.map((ev) => h('li', {}, eventText(ev, nameOf)))) : null);
   }

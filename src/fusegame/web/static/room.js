@@ -7,7 +7,7 @@ import {renderLobby} from './lobby.js';
 import {PlayView} from './play.js';
 import {toast, markPage} from './ui.js';
 import {play} from './sound.js';
-import {serverMessage} from './words.js';
+import {refusalWords} from './words.js';
 
 export class RoomPage {
   constructor(root, code) {
@@ -105,7 +105,7 @@ export class RoomPage {
           break;
         }
         play('error');
-        toast(serverMessage(m.message || m.code, m.code));
+        toast(refusalWords(m));
         break;
       default:
         break;
@@ -119,7 +119,7 @@ export class RoomPage {
       this.seat = res.seat;
       this.socket.connect(); // the seat's socket replaces the spectator's
     } catch (e) {
-      toast(e.status === 404 ? t('room.notFound', {code: this.code}) : serverMessage(e.message));
+      toast(e.status === 404 ? t('room.notFound', {code: this.code}) : refusalWords(e));
     }
   }
 

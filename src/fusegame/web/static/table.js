@@ -2,31 +2,17 @@
 // One renderer for play, replay (read-only) and the tutorial; the caller says how actions are sent.
 import {h, mount, esc, rememberFocus, restoreFocus} from './dom.js';
 import {t, tOr, getLang} from './i18n.js';
-import {dieButton, dieImage, dieName, drawDieInSlot, dieSvg, HEX} from './dice.js';
+import {COLOURS, dieButton, dieImage, dieName, drawDieInSlot, dieSvg, HEX} from './dice.js';
 import {preloadCards} from './api.js';
 import {icon} from './icons.js';
-import {actionWords, reasonWords} from './words.js';
+import {hintWords, namedWords, removalNotice, symbolWords} from './words.js';
 
 const SIGNAL_MS = 8000;
 
-/** The engine's full form ("p0 place d13 F13 s1 @0") without its seat and time. */
-export function bareAction(text) {
-  return String(text || '').trim().replace(/^p\d+\s+/, '').replace(/\s+@\d+$/, '');
-}
-
-/** "place d3 F12 s1" -> {kind: 'place', die: 3, card: 'F12', slot: 0} (and the other verbs). */
-export function parseAction(text) {
-  const parts = bareAction(text).split(/\s+/);
-  const out = {kind: parts[0], die: null, card: null, slot: null, value: null, dice: []};
-  for (const p of parts.slice(1)) {
-    if (/^d\d+$/.test(p)) {
-      out.dice.push(Number(p.slice(1)));
-      if (out.die === null) out.die = Number(p.slice(1));
-    } else if (/^s\d+$/.test(p) && out.card !== null) out.slot = Number(p.slice(1)) - 1;
-    else if (out.kind === 'take' || out.kind === 'defuse' || (out.kind === 'place' && out.card === null)) out.card = p;
-    else out.value = p;
-  }
-  return out;
+/** Does a moves entry ({verb, die, card, ...}) stand for the action `act` (the server's action data)? */
+export function sameAction(entry, act) {
+  if (!entry || !act || entry.verb !== act.verb) return false;
+  return Object.keys(act).every((k) => k === 'seat' || k === 'at' || JSON.stringify(entry[k]) === JSON.stringify(act[k]));
 }
 
 /** A card drawn here when its SVG cannot be fetched: plain slots in a row, still playable. */
@@ -144,7 +130,7 @@ export class Table {
       this.choiceSince = null;
       return;
     }
-    const key = [v.turn, mine.kind, v.phase, v.removal_reason || '', (v.unused || []).length,
+    const key = [v.turn, mine.kind, v.phase, JSON.stringify(v.removal_cause || null), (v.unused || []).length,
       (mine.options || []).join(',')].join('|');
     // the server says how long is left (so a reload does not restart the count); else count from now
     const left = (this.choices || {})[String(this.mySeat)];
@@ -198,7 +184,7 @@ export class Table {
         h('b', {}, role ? role.name : tOr(`role.${v.active_ability}`, v.active_ability))));
     }
     if (v.named) {
-      const named = /^[RBGYK]$/.test(v.named) ? h('span', {class: 'swatch', style: swatch(v.named), title: t(`colour.${v.named}`)}, v.named)
+      const named = COLOURS.includes(v.named) ? h('span', {class: 'swatch', style: swatch(v.named), title: t(`colour.${v.named}`)}, v.named)
         : v.named;
       chips.push(h('span', {class: 'chip'}, t('info.named'), ' ', h('b', {}, named)));
     }
@@ -238,7 +224,7 @@ export class Table {
     return h('div', {class: 'roll', 'aria-label': t('roll.aria')},
       h('h2', {class: 'section-title'}, t('roll.title')),
       h('div', {class: 'dice-row'}, dice.length ? dice : h('span', {class: 'muted'}, t('roll.none'))),
-      rerolling.length ? h('div', {class: 'muted small'}, t('roll.rerolling', {dice: rerolling.map((d) => `d${d}`).join(' ')})) : null,
+      rerolling.length ? h('div', {class: 'muted small'}, t('roll.rerolling', {dice: rerolling.map((d) => this.dieWords(d)).join(', ')})) : null,
       (v.unused || []).length ? h('div', {class: 'unused'}, h('span', {class: 'muted small'},
         v.phase === 'penalty' ? t('roll.unusedPenalty') : t('roll.unused')),
       (v.unused || []).map((d) => dieImage(d, 'small'))) : null);
@@ -263,26 +249,26 @@ export class Table {
       if (!list.length) return;
       bar.push(h('div', {class: 'act-group'}, h('span', {class: 'act-label'}, t(labelKey)), list.map(make)));
     };
-    group('take', 'act.take', (a) => btn(a, a.card || parseAction(a.action).card, {aria: `${t('act.take')} ${a.card}`}));
-    group('defuse', 'act.defuse', (a) => btn(a, a.card || parseAction(a.action).card,
-      {aria: `${t('act.defuse')} ${a.card}`, title: t('act.defuseHelp')}));
+    group('take', 'act.take', (a) => btn(a, a.card, {aria: `${t('act.take')} ${a.card}`}));
+    group('defuse', 'act.defuse', (a) => btn(a, a.card, {aria: `${t('act.defuse')} ${a.card}`, title: t('act.defuseHelp')}));
     if (this.actionsOf('defuse').length) {
       const g = bar[bar.length - 1];
       g.append(h('span', {class: 'act-help muted small'}, t('act.defuseHelp')));
     }
     const dieAct = (a) => {
-      const die = this.findDie(a.die ?? parseAction(a.action).die);
-      const b = btn(a, '', {class: 'die-act', aria: `${t(`act.${a.kind}`)} ${die ? dieName(die) : a.action}`});
-      b.innerHTML = die ? dieSvg(die) : esc(a.action);
+      const die = this.findDie(a.die);
+      const b = btn(a, '', {class: 'die-act', aria: `${t(`act.${a.kind}`)} ${this.dieWords(a.die)}`});
+      b.innerHTML = die ? dieSvg(die) : esc(this.dieWords(a.die));
       return b;
     };
     group('give', 'act.give', dieAct);
     group('reroll', 'act.reroll', dieAct);
     group('return', 'act.return', dieAct);
     group('name', 'act.name', (a) => {
-      const val = a.value ?? parseAction(a.action).value;
-      const b = btn(a, /[RBGYK]/.test(val) ? '' : val, {aria: `${t('act.name')} ${/[RBGYK]/.test(val) ? t(`colour.${val}`) : val}`});
-      if (/^[RBGYK]$/.test(val)) {
+      const val = a.value;
+      const colour = COLOURS.includes(val);
+      const b = btn(a, colour ? '' : val, {aria: `${t('act.name')} ${namedWords(val)}`});
+      if (colour) {
         b.classList.add('colour-btn');
         b.append(h('span', {class: 'swatch', style: swatch(val)}, val));
       }
@@ -303,7 +289,7 @@ export class Table {
     const role = this.roleWords((v.roles || [])[v.leader]);
     const parts = [h('span', {class: 'act-label', title: role ? role.text : ''}, role ? `${role.name}:` : t('act.role'))];
     const sel = this.selected;
-    const forDie = roleActs.filter((a) => (a.die ?? parseAction(a.action).die) === sel);
+    const forDie = roleActs.filter((a) => a.die === sel);
     if (roleActs.length && (sel === null || !forDie.length)) {
       parts.push(h('span', {class: 'muted small'}, t('act.roleSelect'),
         (v.role_eligible || []).length ? ` (${t('act.roleEligible')})` : ''));
@@ -313,15 +299,15 @@ export class Table {
       if (!list.length) continue;
       parts.push(h('span', {class: 'act-sub'}, t(`act.${kind}`)));
       for (const a of list) {
-        const val = a.value ?? parseAction(a.action).value;
+        const val = kind === 'recolour' ? a.colour : kind === 'renumber' ? a.face : null;
         const b = h('button', {type: 'button', class: ['act', `act-${kind}`],
           dataset: {testid: `action-${kind}`, action: a.action, focus: `act-${a.action}`},
-          'aria-label': `${t(`act.${kind}`)} ${val && /[RBGYK]/.test(val) ? t(`colour.${val}`) : (val || '')}`,
+          'aria-label': `${t(`act.${kind}`)} ${val === null ? '' : namedWords(val)}`,
           onclick: () => this.send(a.action)});
-        if (val && /^[RBGYK]$/.test(val)) b.append(h('span', {class: 'swatch', style: swatch(val)}, val));
+        if (kind === 'recolour') b.append(h('span', {class: 'swatch', style: swatch(val)}, val));
         else if (kind === 'flip') {
           // the face it lands on: the role card pairs 1-6, 2-4 and 3-5
-          const die = this.findDie(a.die ?? parseAction(a.action).die);
+          const die = this.findDie(a.die);
           const to = die ? {1: 6, 6: 1, 2: 4, 4: 2, 3: 5, 5: 3}[die.face] : null;
           b.append(to ? t('act.flipTo', {face: to}) : t('act.flip'));
         } else b.append(String(val));
@@ -329,30 +315,30 @@ export class Table {
       }
     }
     if (rethrows.length) {
-      const available = new Set(rethrows.map((a) => a.action.trim()));
       const chosen = [...this.rethrow].sort((a, b) => a - b);
-      const text = `rethrow ${chosen.map((d) => `d${d}`).join(' ')}`;
+      // the server lists every set of dice that may be rerolled: the chosen set is one of them or none
+      const pick = rethrows.find((a) => JSON.stringify([...a.dice].sort((x, y) => x - y)) === JSON.stringify(chosen));
       parts.push(h('span', {class: 'act-sub'}, t('act.rethrowPick')));
       for (const d of this.view.unplaced || []) {
         const die = this.findDie(d);
         const on = this.rethrow.has(d);
         const b = h('button', {type: 'button', class: ['act', 'die-act', 'toggle', on ? 'on' : ''],
-          'aria-pressed': on ? 'true' : 'false', 'aria-label': `${t('act.rethrow')} ${die ? dieName(die) : d}`,
+          'aria-pressed': on ? 'true' : 'false', 'aria-label': `${t('act.rethrow')} ${this.dieWords(d)}`,
           dataset: {focus: `rethrow-${d}`, testid: `rethrow-pick-${d}`},
           onclick: () => {
             if (this.rethrow.has(d)) this.rethrow.delete(d);
             else this.rethrow.add(d);
             this.refreshActions();
           }});
-        b.innerHTML = die ? dieSvg(die) : `d${d}`;
+        b.innerHTML = die ? dieSvg(die) : esc(this.dieWords(d));
         parts.push(b);
       }
       parts.push(h('button', {type: 'button', class: 'act act-rethrow primary',
-        dataset: {testid: 'action-rethrow', action: text, focus: 'act-rethrow'},
-        disabled: !chosen.length || !available.has(text),
+        dataset: {testid: 'action-rethrow', action: pick ? pick.action : '', focus: 'act-rethrow'},
+        disabled: !pick,
         onclick: () => {
           this.rethrow.clear();
-          this.send(text);
+          if (pick) this.send(pick.action);
         }}, chosen.length ? t('act.rethrowGo', {n: chosen.length}) : t('act.rethrowNone')));
     }
     return h('div', {class: 'act-group role-panel'}, parts,
@@ -371,10 +357,8 @@ export class Table {
     const v = this.view;
     const out = [];
     const me = this.mySeat;
-    if (v.removal_reason) {
-      out.push(h('div', {class: 'notice warn', dataset: {testid: 'removal-reason'}},
-        v.removal_reason === 'no spark card left' ? t('notice.removalNoSpark')
-          : t('notice.removalFor', {reason: reasonWords(v.removal_reason)})));
+    if (v.removal_cause) {
+      out.push(h('div', {class: 'notice warn', dataset: {testid: 'removal-reason'}}, removalNotice(v.removal_cause)));
     }
     if (v.penalty_die) {
       out.push(h('div', {class: 'notice'}, t('notice.penaltyDie'), ' ', dieImage(v.penalty_die, 'small')));
@@ -489,6 +473,12 @@ export class Table {
     return wrap;
   }
 
+  /** A die by its id in words ("Blue 5"), or its number when the table no longer shows it. */
+  dieWords(id) {
+    const d = this.findDie(id);
+    return d ? dieName(d) : t('words.dieN', {n: id});
+  }
+
   findDie(id) {
     if (id === null || id === undefined || !this.view) return null;
     const v = this.view;
@@ -523,19 +513,19 @@ export class Table {
     if (this.selected !== null) {
       for (const p of this.moves.place || []) {
         if (p.die !== this.selected) continue;
-        for (const s of p.slots) {
+        for (const [i, s] of p.slots.entries()) {
           const g = root.querySelector(`.hand[data-seat="${me}"] svg.card[data-card="${CSS.escape(p.card)}"] g.slot[data-slot="${s}"]`) ||
             root.querySelector(`svg.card[data-card="${CSS.escape(p.card)}"] g.slot[data-slot="${s}"]`);
           if (!g) continue;
           g.classList.add('legal');
           makeButton(g, t('slot.aria', {slot: s + 1, card: p.card}));
-          g.dataset.action = `place d${p.die} ${p.card} s${s + 1}`;
+          g.dataset.action = p.actions[i];
           this.legal.push(g);
         }
       }
     }
     for (const a of this.actionsOf('give')) {
-      const die = a.die ?? parseAction(a.action).die;
+      const die = a.die;
       const g = root.querySelector(`.hand[data-seat="${me}"] g.slot[data-holds="${die}"]`);
       if (!g) continue;
       g.classList.add('giveable');
@@ -543,7 +533,7 @@ export class Table {
       g.dataset.action = a.action;
     }
     for (const a of this.actionsOf('take')) {
-      const card = a.card || parseAction(a.action).card;
+      const card = a.card;
       const wrap = root.querySelector(`.middle .card-wrap[data-card="${CSS.escape(card)}"]`);
       if (!wrap) continue;
       wrap.classList.add('takeable');
@@ -552,7 +542,7 @@ export class Table {
       wrap.dataset.focus = `take-${card}`;
     }
     for (const a of this.actionsOf('defuse')) {
-      const card = a.card || parseAction(a.action).card;
+      const card = a.card;
       const wrap = root.querySelector(`.hand .card-wrap[data-card="${CSS.escape(card)}"]`);
       if (wrap) wrap.classList.add('defusable');
     }
@@ -571,29 +561,30 @@ export class Table {
       return;
     }
     box.hidden = false;
-    // the planner's reason is English prose: shown only when the page is in English
-    const idle = {'Nothing to do': 'hint.nothing', Wait: 'hint.wait', 'Nothing to take': 'hint.nothingToTake'}[hint.text];
-    const words = hint.action ? actionWords(hint.action, (id) => this.findDie(id)) : (idle ? t(idle) : hint.text);
-    mount(box, icon('bulb'), ' ', h('b', {}, words),
-      hint.reason && getLang() === 'en' ? h('span', {class: 'hint-reason'}, ' — ', hint.reason) : null);
-    const a = parseAction(hint.action);
-    if (a.kind === 'place') {
+    const words = hintWords(hint, {me, nameOf: (seat) => this.name(seat), findDie: (id) => this.findDie(id)});
+    mount(box, icon('bulb'), ' ', h('b', {}, words.text),
+      words.reason ? h('span', {class: 'hint-reason', dataset: {testid: 'hint-reason'}}, ' — ', words.reason) : null);
+    const a = hint.act;
+    if (!a) return;
+    if (a.verb === 'place') {
       const b = this.el.querySelector(`.roll button.die[data-die="${a.die}"]`);
       if (b) b.classList.add('hinted');
       const g = this.el.querySelector(`svg.card[data-card="${CSS.escape(a.card)}"] g.slot[data-slot="${a.slot}"]`);
       if (g) g.classList.add('hinted');
-    } else if (a.kind === 'take' && a.card) {
+      return;
+    }
+    if (a.verb === 'take') {
       const w = this.el.querySelector(`.middle .card-wrap[data-card="${CSS.escape(a.card)}"]`);
       if (w) w.classList.add('hinted');
-    } else if (a.die !== null) {
+      return;
+    }
+    if (a.die !== undefined && a.die !== null) {
       const g = this.el.querySelector(`.hand[data-seat="${me}"] g.slot[data-holds="${a.die}"]`);
       if (g) g.classList.add('hinted');
-      const b = this.el.querySelector(`button[data-action="${CSS.escape(bareAction(hint.action))}"]`);
-      if (b) b.classList.add('hinted');
-    } else {
-      const b = this.el.querySelector(`button[data-action="${CSS.escape(bareAction(hint.action))}"]`);
-      if (b) b.classList.add('hinted');
     }
+    const entry = (this.moves.actions || []).find((m) => sameAction(m, a));
+    const b = entry && this.el.querySelector(`button[data-action="${CSS.escape(entry.action)}"]`);
+    if (b) b.classList.add('hinted');
   }
 
   // --------------------------------------------------------------- signals
@@ -784,11 +775,11 @@ function initials(name) {
 /** A fuse card that went off: its symbol (colour or number) or its effect, as a chip. */
 export function fuseChip(f) {
   if (f.effect && f.effect !== 'symbol') {
-    return h('span', {class: 'fuse-chip text', title: f.shows || ''}, t(`effect.${f.effect}`));
+    return h('span', {class: 'fuse-chip text', title: `${f.id}: ${t(`effect.${f.effect}`)}`}, t(`effect.${f.effect}`));
   }
-  const shows = String(f.shows || '').split(/\s+/).filter(Boolean);
-  return h('span', {class: 'fuse-chip', title: `${f.id}: ${f.shows}`},
-    shows.map((s) => (/^[RBGYK]$/.test(s) ? h('span', {class: 'swatch', style: swatch(s)}, s) : h('span', {class: 'num'}, s))));
+  const shows = f.shows || [];
+  return h('span', {class: 'fuse-chip', title: `${f.id}: ${symbolWords(shows)}`},
+    shows.map((s) => (COLOURS.includes(s) ? h('span', {class: 'swatch', style: swatch(s)}, s) : h('span', {class: 'num'}, s))));
 }
 
 export {swatch};

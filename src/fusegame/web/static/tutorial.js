@@ -5,7 +5,7 @@ import {api} from './api.js';
 import {Table} from './table.js';
 import {markPage, toast} from './ui.js';
 import {play} from './sound.js';
-import {eventText, eventFromText} from './words.js';
+import {eventText} from './words.js';
 
 export class TutorialPage {
   constructor(root) {
@@ -56,7 +56,7 @@ export class TutorialPage {
     try {
       const res = await api.tryLesson(l.id, action, getLang());
       this.message = res.message || '';
-      this.events = (res.events || []).map((e) => (typeof e === 'string' ? eventFromText(e) : e));
+      this.events = res.events || [];
       // every try is judged from the lesson's position: after a miss the table stays there; after
       // the right move it shows the result, read-only
       if (res.ok) {

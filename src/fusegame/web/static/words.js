@@ -1,33 +1,53 @@
-// The game in words: events, actions, hints and penalty reasons in the page's language, with the
-// players' names. The server's own texts are English only, so they are rebuilt here from the data
-// (events carry their fields) or, for the replay's plain lines, read back from the engine's wording.
+// The game in words: events, actions, hints and the causes of dice given up, in the page's
+// language, with the players' names. The server sends facts (seats, card ids, dice as {colours,
+// face, as}, causes and advice as small objects); every sentence is made here from them.
 import {t} from './i18n.js';
-import {dieName} from './dice.js';
+import {COLOURS, dieName} from './dice.js';
 
-const LABEL = /^([RBGYK](?:\/[RBGYK])?)(\d)(?: as ([RBGYK](?:\/[RBGYK])?))?$/;
-
-/** "B4" -> "Blue 4", "K/Y3 as R" -> "Black/Yellow 3, as Red"; anything else stays as it is. */
-export function labelWords(label) {
-  const m = LABEL.exec(String(label || '').trim());
-  if (!m) return String(label ?? '');
-  return dieName({colours: m[1], face: Number(m[2]), as: m[3] || null});
+/** "R" -> "Red", "K/Y" -> "Black/Yellow". */
+export function colourWords(letters) {
+  return String(letters || '').split('/').map((c) => t(`colour.${c}`)).join('/');
 }
 
-/** A fuse card's symbols ("K", "2", "R 3") in words. */
+/** What a Cutter or an Operations Engineer names: a colour letter or a number. */
+export function namedWords(value) {
+  return COLOURS.includes(value) ? t(`colour.${value}`) : String(value ?? '');
+}
+
+/**
+ * A fuse card's symbols in words: a list (["R", "3"]) from events and causes, or the view's
+ * symbols joined by spaces ("R 3").
+ */
 export function symbolWords(shows) {
-  return String(shows || '').split(/\s+/).filter(Boolean)
-    .map((s) => (/^[RBGYK]$/.test(s) ? t(`colour.${s}`) : s)).join(' ');
+  return (shows || []).map(namedWords).join(' / ');
 }
 
-/** Why a die must go back (the engine's removal reason) in words. */
-export function reasonWords(reason) {
-  const r = String(reason || '');
-  let m = /^fuse card (.+)$/.exec(r);
-  if (m) return t('why.fuse', {shows: symbolWords(m[1])});
-  m = /^unused die (.+)$/.exec(r);
-  if (m) return t('why.unused', {die: labelWords(m[1])});
-  if (r === 'no spark card left') return t('why.noSpark');
-  return r;
+/** "A", "A and B", "A, B and C". */
+export function listWords(items) {
+  if (items.length <= 1) return items.join('');
+  return t('list.and', {a: items.slice(0, -1).join(', '), b: items[items.length - 1]});
+}
+
+/** Why a die went back to the bag (a cause fact: fuse, penalty, no_spark or unstated) in words. */
+export function causeWords(cause) {
+  if (!cause) return '';
+  switch (cause.kind) {
+    case 'fuse': return cause.card ? t('why.fuse', {card: cause.card, shows: symbolWords(cause.shows)})
+      : t('why.fuseSymbol', {shows: symbolWords(cause.shows)});
+    case 'penalty': return t('why.unused', {die: dieName(cause.die)});
+    case 'no_spark': return t('why.noSpark');
+    default: return t('why.unstated');
+  }
+}
+
+/** The notice over the table while every player must give up a die (the view's removal_cause). */
+export function removalNotice(cause) {
+  switch (cause.kind) {
+    case 'fuse': return t('notice.removalFuse', {card: cause.card || '', shows: symbolWords(cause.shows)});
+    case 'penalty': return t('notice.removalPenalty', {die: dieName(cause.die)});
+    case 'no_spark': return t('notice.removalNoSpark');
+    default: return t('notice.removalUnstated');
+  }
 }
 
 function mmss(ms) {
@@ -35,16 +55,14 @@ function mmss(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/**
- * One event ({kind, ...fields}, as the server sends them) as a sentence. `nameOf(seat)` names a
- * seat; an event this page does not know keeps the server's text.
- */
+const diceWords = (dice) => (dice || []).map(dieName).join(', ');
+
+/** One event ({kind, ...facts}, as the server sends them) as a sentence; `nameOf(seat)` names a seat. */
 export function eventText(ev, nameOf) {
   const who = ev.seat !== undefined && ev.seat !== null ? nameOf(ev.seat) : '';
-  const die = ev.die !== undefined ? labelWords(ev.die) : '';
+  const die = ev.die ? dieName(ev.die) : '';
   switch (ev.kind) {
-    case 'deal': return t('ev.deal');
-    case 'dice_rolled': return t('ev.rolled', {who: nameOf(ev.leader), dice: (ev.dice || []).map(labelWords).join(', ')});
+    case 'dice_rolled': return t('ev.rolled', {who: nameOf(ev.leader), dice: diceWords(ev.dice)});
     case 'die_placed': return t('ev.placed', {who, die, card: ev.card, slot: ev.slot + 1});
     case 'card_completed': return t('ev.completed', {who, card: ev.card});
     case 'bomb_defused': return t('ev.defused', {who, card: ev.card, points: ev.points});
@@ -54,7 +72,7 @@ export function eventText(ev, nameOf) {
       return ev.effect && ev.effect !== 'symbol'
         ? t('ev.fuseEffect', {card: ev.card, effect: t(`effect.${ev.effect}`)})
         : t('ev.fuse', {card: ev.card, shows: symbolWords(ev.shows)});
-    case 'die_returned': return t('ev.returned', {who, die, card: ev.card, reason: reasonWords(ev.reason)});
+    case 'die_returned': return t('ev.returned', {who, die, card: ev.card, reason: causeWords(ev.cause)});
     case 'seat_done': return t('ev.done', {who});
     case 'penalty_rolled': return t('ev.penalty', {die});
     case 'turn_ended': return t('ev.turnEnded', {turn: ev.turn});
@@ -67,136 +85,234 @@ export function eventText(ev, nameOf) {
     case 'card_turned_down': return t('ev.turnedDown', {who, card: ev.card});
     case 'clock_stopped': return t('ev.clockStopped', {time: mmss(ev.time_ms)});
     case 'role_used':
-      if (ev.role === 'name') return t('ev.roleName', {who, value: symbolWords(ev.value)});
+      if (ev.role === 'name') return t('ev.roleName', {who, value: namedWords(ev.value)});
       if (ev.role === 'recolour') return t('ev.roleRecolour', {who, die});
       if (ev.role === 'renumber') return t('ev.roleRenumber', {who, die});
       if (ev.role === 'flip') return t('ev.roleFlip', {who, die});
-      if (ev.role === 'rethrow') return t('ev.roleRethrow', {who, n: (ev.die_ids || []).length});
-      return ev.text || ev.kind;
+      if (ev.role === 'rethrow') return t('ev.roleRethrow', {who, n: (ev.dice || []).length, dice: diceWords(ev.dice)});
+      return t('ev.role', {who});
     case 'role_restored': return t('ev.roleRestored', {who});
-    case 'dice_rerolled': return t('ev.rerolled', {dice: (ev.dice || []).map(labelWords).join(', ')});
+    case 'dice_rerolled': return t('ev.rerolled', {dice: diceWords(ev.dice)});
     case 'six_rolled': return t('ev.six', {who});
     case 'not_six': return t('ev.notSix', {who, face: ev.face});
     case 'die_returned_free': return t('ev.returnedFree', {who, die});
-    default: return ev.text || ev.kind;
+    default: return t('ev.other', {kind: ev.kind});
   }
-}
-
-// The engine's English lines (the replay sends only these), read back into events.
-const P = '(?:P(\\d+))';
-const LINES = [
-  [/^the deal$/, () => ({kind: 'deal'})],
-  [new RegExp(`^${P} rolls a 6$`), (m) => ({kind: 'six_rolled', seat: m[1] - 1})],
-  [new RegExp(`^${P} rolls a (\\d), not a 6$`), (m) => ({kind: 'not_six', seat: m[1] - 1, face: Number(m[2])})],
-  [new RegExp(`^${P} rolls (.+)$`), (m) => ({kind: 'dice_rolled', leader: m[1] - 1, dice: m[2].split(' ').filter((x) => x !== 'as')
-    .reduce((out, x) => (/^[RBGYK](\/[RBGYK])?$/.test(x) && out.length ? [...out.slice(0, -1), `${out[out.length - 1]} as ${x}`] : [...out, x]), [])})],
-  [new RegExp(`^${P} places (.+) on (\\S+) slot (\\d+)$`), (m) => ({kind: 'die_placed', seat: m[1] - 1, die: m[2], card: m[3], slot: m[4] - 1})],
-  [new RegExp(`^${P} completes (\\S+)$`), (m) => ({kind: 'card_completed', seat: m[1] - 1, card: m[2]})],
-  [new RegExp(`^${P} defuses spark (\\S+) \\(\\+2\\)$`), (m) => ({kind: 'spark_defused', seat: m[1] - 1, card: m[2]})],
-  [new RegExp(`^${P} defuses (\\S+) \\(\\+(\\d+)\\)$`), (m) => ({kind: 'bomb_defused', seat: m[1] - 1, card: m[2], points: Number(m[3])})],
-  [new RegExp(`^${P} takes (\\S+)$`), (m) => ({kind: 'card_taken', seat: m[1] - 1, card: m[2]})],
-  [/^(\S+) is turned into the row$/, (m) => ({kind: 'card_revealed', card: m[1]})],
-  [/^fuse card (\S+) goes off \(\+2\): (.+)$/, (m) => ({kind: 'fuse_activated', card: m[1], text: `fuse card ${m[1]} goes off (+2): ${m[2]}`,
-    effect: {'All players must draw a spark card.': 'spark', 'All players must roll a 6 before the game continues.': 'roll-six',
-      'All players lose their role ability until they defuse a bomb card.': 'lose-roles'}[m[2]]})],
-  [/^fuse card (\S+) \((.+)\) goes off \(\+2\)$/, (m) => ({kind: 'fuse_activated', card: m[1], shows: m[2]})],
-  [new RegExp(`^${P} returns (.+) from (\\S+) to the bag \\((.+)\\)$`), (m) => ({kind: 'die_returned', seat: m[1] - 1, die: m[2], card: m[3], reason: m[4]})],
-  [new RegExp(`^${P} returns (.+) to the bag without penalty$`), (m) => ({kind: 'die_returned_free', seat: m[1] - 1, die: m[2]})],
-  [new RegExp(`^${P} is done$`), (m) => ({kind: 'seat_done', seat: m[1] - 1})],
-  [/^unused die rolled: (.+)$/, (m) => ({kind: 'penalty_rolled', die: m[1]})],
-  [/^turn (\d+) ends$/, (m) => ({kind: 'turn_ended', turn: Number(m[1])})],
-  [/^the team wins: score (-?\d+)$/, (m) => ({kind: 'game_won', score: Number(m[1])})],
-  [/^the team loses \((\S+)\): score (-?\d+)$/, (m) => ({kind: 'game_lost', reason: m[1], score: Number(m[2])})],
-  [new RegExp(`^${P} draws spark (\\S+)$`), (m) => ({kind: 'spark_drawn', seat: m[1] - 1, card: m[2]})],
-  [new RegExp(`^${P} turns (\\S+) face down`), (m) => ({kind: 'card_turned_down', seat: m[1] - 1, card: m[2]})],
-  [new RegExp(`^${P} names (\\S+)$`), (m) => ({kind: 'role_used', role: 'name', seat: m[1] - 1, value: m[2]})],
-  [new RegExp(`^${P} recolours d\\d+: (.+)$`), (m) => ({kind: 'role_used', role: 'recolour', seat: m[1] - 1, die: m[2]})],
-  [new RegExp(`^${P} turns d\\d+ to (.+)$`), (m) => ({kind: 'role_used', role: 'renumber', seat: m[1] - 1, die: m[2]})],
-  [new RegExp(`^${P} flips d\\d+ to (.+)$`), (m) => ({kind: 'role_used', role: 'flip', seat: m[1] - 1, die: m[2]})],
-  [new RegExp(`^${P} rerolls ((?:d\\d+ ?)+)$`), (m) => ({kind: 'role_used', role: 'rethrow', seat: m[1] - 1, die_ids: m[2].trim().split(' ')})],
-  [new RegExp(`^${P}'s role card is face up again$`), (m) => ({kind: 'role_restored', seat: m[1] - 1})],
-  [/^rerolled: (.+)$/, (m) => ({kind: 'dice_rerolled', dice: m[1].split(' ')})],
-  [/^the ship is saved: the clock stops after (\d+):(\d\d)$/, (m) => ({kind: 'clock_stopped', time_ms: (m[1] * 60 + Number(m[2])) * 1000})],
-  [/^the spark discard pile \((\d+) cards\) becomes the spark deck$/, (m) => ({kind: 'sparks_turned_over', cards: Number(m[1])})],
-  [new RegExp(`^${P} must draw a spark but every spark is in play`), (m) => ({kind: 'no_spark_left', seat: m[1] - 1})],
-];
-
-/** An engine line ("P1 places G6 on F10 slot 1") as an event; unknown lines stay plain text. */
-export function eventFromText(text) {
-  const s = String(text || '');
-  for (const [re, make] of LINES) {
-    const m = re.exec(s);
-    if (m) {
-      const ev = make(m);
-      if (ev) return {text: s, ...ev};
-    }
-  }
-  return {kind: 'text', text: s};
-}
-
-/** "p0 place d3 F12 s1 @40" -> {seat, kind, die, dice, card, slot, value} */
-export function readAction(text) {
-  const parts = String(text || '').trim().replace(/\s+@\d+$/, '').split(/\s+/);
-  let seat = null;
-  if (/^p\d+$/.test(parts[0] || '')) seat = Number(parts.shift().slice(1));
-  const out = {seat, kind: parts[0] || '', die: null, dice: [], card: null, slot: null, value: null};
-  for (const p of parts.slice(1)) {
-    if (/^d\d+$/.test(p)) {
-      out.dice.push(Number(p.slice(1)));
-      if (out.die === null) out.die = out.dice[0];
-    } else if (/^s\d+$/.test(p) && out.card !== null) out.slot = Number(p.slice(1)) - 1;
-    else if (['take', 'defuse'].includes(out.kind) || (out.kind === 'place' && out.card === null)) out.card = p;
-    else out.value = p;
-  }
-  return out;
 }
 
 /**
- * An action in words: "Put the Blue 5 on F12, slot 3". `findDie(id)` gives the die as the table
- * shows it (null when it is not on the table any more: the die's number is said instead).
+ * An action ({verb, seat, die, card, slot, ...}: the server's action data) in words: "Put the
+ * Blue 5 on F12, slot 3". `findDie(id)` gives the die as the table shows it (null when it is not
+ * on the table any more: the die's number is said instead).
  */
-export function actionWords(text, findDie = () => null) {
-  const a = readAction(text);
+export function actionWords(act, findDie = () => null) {
+  if (!act) return '';
   const dieW = (id) => {
     const d = findDie(id);
     return d ? dieName(d) : t('words.dieN', {n: id});
   };
-  const valueW = (v) => (/^[RBGYK](\/[RBGYK])?$/.test(v || '') ? v.split('/').map((c) => t(`colour.${c}`)).join('/') : v);
-  switch (a.kind) {
-    case 'place': return t('words.place', {die: dieW(a.die), card: a.card, slot: (a.slot ?? 0) + 1});
+  switch (act.verb) {
+    case 'place': return t('words.place', {die: dieW(act.die), card: act.card, slot: act.slot + 1});
     case 'done': return t('words.done');
-    case 'take': return t('words.take', {card: a.card});
-    case 'give': return t('words.give', {die: dieW(a.die)});
-    case 'reroll': return t('words.reroll', {die: dieW(a.die)});
-    case 'return': return t('words.return', {die: dieW(a.die)});
-    case 'defuse': return t('words.defuse', {card: a.card});
+    case 'take': return t('words.take', {card: act.card});
+    case 'give': return t('words.give', {die: dieW(act.die)});
+    case 'reroll': return t('words.reroll', {die: dieW(act.die)});
+    case 'return': return t('words.return', {die: dieW(act.die)});
+    case 'defuse': return t('words.defuse', {card: act.card});
     case 'roll': return t('words.roll');
-    case 'name': return t('words.name', {value: valueW(a.value)});
-    case 'recolour': return t('words.recolour', {die: dieW(a.die), value: valueW(a.value)});
-    case 'renumber': return t('words.renumber', {die: dieW(a.die), value: a.value});
-    case 'flip': return t('words.flip', {die: dieW(a.die)});
-    case 'rethrow': return t('words.rethrow', {dice: a.dice.map(dieW).join(', ')});
+    case 'name': return t('words.name', {value: namedWords(act.value)});
+    case 'recolour': return t('words.recolour', {die: dieW(act.die), value: colourWords(act.colour)});
+    case 'renumber': return t('words.renumber', {die: dieW(act.die), value: act.face});
+    case 'flip': return t('words.flip', {die: dieW(act.die)});
+    case 'rethrow': return t('words.rethrow', {dice: listWords((act.dice || []).map(dieW))});
     case 'reveal': return t('words.reveal');
     case 'tick': return t('words.tick');
-    default: return String(text || '').replace(/\s+@\d+$/, '');
+    default: return t('words.other', {verb: act.verb});
   }
 }
 
-/** Translate the server's one-line refusals that a player meets in the lobby and at the table. */
-export function serverMessage(message, code = null) {
-  const m = String(message || '');
-  let x;
-  if (/^every seat is taken/.test(m)) return t('err.full');
-  if (/^the game has started/.test(m) || /^the game has already started/.test(m)) return t('err.started');
-  if ((x = /^seat (\d+) is taken/.exec(m))) return t('err.seatTaken', {n: Number(x[1]) + 1});
-  if ((x = /^a name is 1 to (\d+) characters/.exec(m))) return t('err.name', {n: x[1]});
-  if (/^no room/.test(m)) return t('err.noRoom');
-  if (/^spectators can only watch/.test(m)) return t('err.spectator');
-  if (/ is still here: only they can hand their seat to a bot$/.test(m)) return t('err.stillHere', {name: m.split(' is still here')[0]});
-  if (/^the game is over/.test(m)) return t('err.over');
-  if (/^the game is not being played/.test(m)) return t('err.notPlaying');
-  if (code === 'illegal') return t('err.illegal', {detail: m});
-  return m;
+// ------------------------------------------------------------------ hints
+/** A card as advice names it: "F12 (Little tent, pyramid)", "spark card S03". */
+function cardWords(card) {
+  if (!card) return '';
+  const extra = card.name ? [card.name] : [];
+  // "Staggered stack" says its layout already
+  if (card.layout && !String(card.name || '').toLowerCase().includes(card.layout)) {
+    extra.push(t(`layout.${card.layout.replace(' ', '-')}`));
+  }
+  const head = card.kind === 'spark' ? t('advice.spark', {id: card.id}) : card.id;
+  return extra.length ? `${head} (${extra.join(', ')})` : head;
+}
+
+/** The planner's expected dice still needed: a whole number, or null for "no way to finish". */
+function workWords(n) {
+  if (n === null || n === undefined) return t('advice.noWay');
+  return n > 0 ? t('advice.dice', {n}) : t('advice.noDice');
+}
+
+function toGoWords(toGo) {
+  if (!toGo) return '';
+  const {after, before} = toGo;
+  if (after === null || after === undefined) return t('advice.toGoNoWay');
+  if (before === null || before === undefined) return t('advice.toGoNow', {n: after});
+  if (after === before) return t('advice.toGoStill', {n: after});
+  return t('advice.toGo', {n: after, was: before});
+}
+
+const pointsWords = (n) => t('advice.points', {n});
+
+/** `card` on `seat`'s side, from the viewer's (`me`) point of view: "your F12", "Bo's F12". */
+function whoseCard(seat, card, me, nameOf) {
+  return seat === me ? t('advice.yourCard', {card: cardWords(card)})
+    : t('advice.theirCard', {card: cardWords(card), who: nameOf(seat)});
+}
+
+function placeWhy(why, card) {
+  const go = toGoWords(why.to_go);
+  switch (why.kind) {
+    case 'completes': return t('advice.completes', {card: cardWords(card), points: pointsWords(why.points)});
+    case 'clears_spark': return t('advice.clearsSpark', {card: cardWords(card)});
+    case 'closer': return t(why.most_ways ? 'advice.mostWays' : 'advice.closer', {card: cardWords(card), go});
+    case 'spares_spark': return t('advice.sparesSpark', {go});
+    case 'beats_penalty': return t('advice.beatsPenalty', {go});
+    default: return '';
+  }
+}
+
+function doneWhy(why, me, nameOf) {
+  switch (why && why.kind) {
+    case 'no_fit': return t('advice.noFit');
+    case 'harder': return t('advice.harder');
+    case 'team': return t('advice.team');
+    case 'better_elsewhere':
+      return t('advice.betterElsewhere', {die: dieName(why.die), where: whoseCard(why.seat, why.card, me, nameOf)});
+    default: return '';
+  }
+}
+
+function doneThen(then) {
+  if (!then) return '';
+  if (then.kind === 'sparks') return t('advice.thenSparks', {n: then.count});
+  if (then.kind === 'penalty') {
+    const dice = then.dice || [];
+    return t('advice.thenPenalty', {n: dice.length, dice: listWords(dice.map(dieName))});
+  }
+  return '';
+}
+
+function takeWhy(why, card) {
+  const work = workWords(why.work);
+  const where = why.where ? t(`advice.where.${why.where}`) : '';
+  switch (why.kind) {
+    case 'only': return t('advice.takeOnly', {work, points: pointsWords(card.points)});
+    case 'easiest': return t('advice.takeEasiest', {work, where});
+    case 'hardest_late': return t('advice.takeHardest', {work});
+    case 'best_trade': return t('advice.takeTrade', {work, where, points: pointsWords(card.points)});
+    default: return '';
+  }
+}
+
+function roleWords(a, me, nameOf) {
+  if (a.role === 'rethrow') {
+    const dice = a.dice || [];
+    return {text: t('hint.rethrow', {n: dice.length, dice: listWords(dice.map(dieName))}), reason: t('advice.rethrow', {n: dice.length})};
+  }
+  let text;
+  if (a.role === 'recolour') text = t('words.recolour', {die: dieName(a.die), value: colourWords(a.colour)});
+  else if (a.role === 'renumber') text = t('words.renumber', {die: dieName(a.die), value: a.face});
+  else text = t('hint.flip', {die: dieName(a.die), face: a.face});
+  // null: without the role no card could be finished at all
+  const saves = a.saves === undefined ? '' : a.saves === null ? t('advice.savesAll')
+    : t('advice.saves', {work: workWords(a.saves)});
+  const reason = a.then ? t('advice.roleThen', {where: whoseCard(a.then.seat, a.then.card, me, nameOf), saves})
+    : t('advice.roleRoll', {saves});
+  return {text, reason: reason.trim()};
+}
+
+/** Why the die must go, as a give-up hint says it. */
+function giveUpCause(cause) {
+  switch (cause && cause.kind) {
+    case 'fuse': return t('advice.forFuse', {card: cause.card || '', shows: symbolWords(cause.shows)});
+    case 'penalty': return t('advice.forPenalty', {die: dieName(cause.die)});
+    case 'no_spark': return t('advice.forNoSpark');
+    default: return '';
+  }
+}
+
+const joined = (...parts) => parts.filter(Boolean).join('; ');
+
+/**
+ * A hint in words: {text, reason} from its advice (the planner's facts), in the page's language.
+ * `me` is the viewer's seat; `nameOf(seat)` names the others. A hint whose advice this page does
+ * not know is told from its action alone.
+ */
+export function hintWords(hint, {me = null, nameOf = (s) => t('player.n', {n: s + 1}), findDie = () => null} = {}) {
+  const a = hint.advice || {};
+  switch (a.kind) {
+    case 'place':
+      return {text: t('words.place', {die: dieName(a.die), card: a.card.id, slot: a.slot + 1}),
+        reason: placeWhy(a.why || {}, a.card)};
+    case 'done':
+      return {text: t('words.done'), reason: joined(doneWhy(a.why, me, nameOf), doneThen(a.then))};
+    case 'wait_for_role':
+      return {text: t('hint.wait'), reason: t('advice.waitForRole',
+        {who: nameOf(a.leader), die: dieName(a.die), card: cardWords(a.card)})};
+    case 'role': return roleWords(a, me, nameOf);
+    case 'no_role_gain': return {text: t('hint.nothing'), reason: t('advice.noRoleGain')};
+    case 'defuse':
+      return {text: t('words.defuse', {card: a.card.id}), reason: a.card.kind === 'spark'
+        ? t('advice.defuseSpark', {card: cardWords(a.card)})
+        : t('advice.defuseBomb', {card: cardWords(a.card), points: pointsWords(a.card.points)})};
+    case 'take':
+      return {text: t('words.take', {card: a.card.id}), reason: joined(
+        t('advice.take', {card: cardWords(a.card), why: takeWhy(a.why || {}, a.card)}),
+        ...(a.others || []).map((o) => t('advice.goesTo', {card: o.card.id || o.card, who: nameOf(o.seat)})))};
+    case 'wait_to_take': return {text: t('hint.wait'), reason: t('advice.waitToTake')};
+    case 'nothing_to_take': return {text: t('hint.nothingToTake'), reason: t('advice.middleEmpty')};
+    case 'give_up': {
+      const costs = t('advice.giveUp', {go: toGoWords(a.to_go)});
+      const cause = giveUpCause(a.cause);
+      return {text: t('hint.giveUp', {die: dieName(a.die), card: a.card.id}),
+        reason: cause ? t('advice.giveUpFor', {cause, why: costs}) : costs};
+    }
+    case 'name':
+      if (COLOURS.includes(a.value)) {
+        return {text: t('words.name', {value: namedWords(a.value)}), reason: a.in_bag === null || a.in_bag === undefined
+          ? t('advice.nameColourAny', {dice: t(`advice.dice.${a.value}`)})
+          : t('advice.nameColour', {dice: t(`advice.dice.${a.value}`), n: a.in_bag})};
+      }
+      return {text: t('words.name', {value: namedWords(a.value)}), reason: t('advice.nameNumber')};
+    case 'reroll': return {text: t('hint.reroll', {die: dieName(a.die)}), reason: t('advice.reroll')};
+    case 'return_free': return {text: t('words.return', {die: dieName(a.die)}), reason: t('advice.returnFree')};
+    case 'roll_six': return {text: t('words.roll'), reason: t('advice.rollSix')};
+    default:
+      return {text: hint.act ? actionWords(hint.act, findDie) : t('hint.nothing'), reason: ''};
+  }
+}
+
+/**
+ * A refusal from the server ({message, code, reason, params}: an error frame, or an ApiError) in
+ * words: told from its reason and facts; a refusal the page has no words for keeps the server's line.
+ */
+export function refusalWords({message = '', code = null, reason = null, params = {}} = {}) {
+  const p = params || {};
+  switch (reason) {
+    case 'full': return t('err.full');
+    case 'started': return t('err.started');
+    case 'seat_taken': return t('err.seatTaken', {n: p.seat + 1});
+    case 'no_seat': return t('err.noSeat', {n: p.seat + 1});
+    case 'not_a_bot': return t('err.notABot', {n: p.seat + 1});
+    case 'already_bot': return t('err.alreadyBot', {n: p.seat + 1});
+    case 'name': return t('err.name', {n: p.max});
+    case 'still_here': return t('err.stillHere', {name: p.name});
+    case 'over': return t('err.over');
+    case 'not_playing': return t('err.notPlaying');
+    default: break;
+  }
+  if (code === 'not_seated') return t('err.spectator');
+  if (code === 'illegal') return t('err.illegal', {detail: message});
+  if (code === 'internal') return t('err.internal');
+  return String(message || code || '');
 }
 
 /**

@@ -1,0 +1,111 @@
+"""Fuse cards going off (RULES.md A.5, C.1.5, C.2.1): a symbol card takes a matching die from every
+player; Countdown's text cards make every player draw a spark, lose their role ability until they
+defuse a bomb card, or roll a 6 before the game goes on. Each card scores 2 points."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fusegame.cards.model import FuseEffect
+from fusegame.constraints import EMPTY
+from fusegame.rules import removals, sparks
+from fusegame.rules.actions import Action
+from fusegame.rules.actions import RollSix as RollSixAction
+from fusegame.rules.decisions import Decision, Legal, Pending, push
+from fusegame.rules.errors import IllegalAction, NotYourDecision
+from fusegame.rules.events import Event
+from fusegame.rules.schema import DocContext, ScenarioError, Seat, Seats, declared
+
+if TYPE_CHECKING:
+    from fusegame.rules.state import GameState
+
+
+def activate(g: GameState, card_id: str, ev: list[Event]) -> None:
+    """Fuse card ``card_id`` goes off."""
+    f = g.fuse(card_id)
+    g.fuses_activated.append(card_id)
+    shows = f.symbol.split() if f.effect is FuseEffect.SYMBOL else []
+    ev.append(Event("fuse_activated", {"card": card_id, "effect": f.effect.value, "shows": shows}))
+    if f.effect is FuseEffect.SYMBOL:
+        removals.start_all(g, f.matches, removals.Cause.fuse(card_id, f.symbol), ev)
+    elif f.effect is FuseEffect.SPARK:
+        sparks.queue_draws(g, list(range(g.players)))
+    elif f.effect is FuseEffect.LOSE_ROLES:
+        if g.roles is not None:
+            g.roles.lose_all(g)
+    elif f.effect is FuseEffect.ROLL_SIX:
+        push(g, RollSix(list(range(g.players))))
+
+
+@dataclass
+class RollSix(Pending, name="roll_six"):
+    """"All players must roll a 6 before the game continues": the seats still to roll, and the
+    seat whose roll is in the air (a chance node). Everyone else waits (I-10)."""
+
+    shown_when_absent = True
+
+    seats: list[int] = declared(Seats(), default_factory=list, doc="six", view="must_roll_six")
+    rolling: int = declared(Seat(), default=EMPTY, doc="six_pending", view=None)
+
+    def empty(self) -> bool:
+        return not self.seats
+
+    def after_doc(self, g: GameState, ctx: DocContext, given: set[str], over: bool) -> None:
+        if len(set(self.seats)) != len(self.seats):
+            raise ScenarioError("six", "each player rolls for a 6 once")
+        if self.rolling != EMPTY and self.rolling not in self.seats:
+            raise ScenarioError("six_pending", f"player {self.rolling} is not one of the players still to "
+                                               "roll a 6 (six)")
+
+    def merge(self, other: Pending) -> None:
+        assert isinstance(other, RollSix)
+        self.seats, self.rolling = other.seats, other.rolling
+
+    def chance(self, g: GameState) -> bool:
+        return self.rolling != EMPTY
+
+    def decisions(self, g: GameState) -> dict[int, Decision]:
+        return {s: Decision("roll_six") for s in self.seats}
+
+    def legal(self, g: GameState, seats: Sequence[int], at: int) -> Legal:
+        return [RollSixAction(s, at) for s in seats if s in self.seats]
+
+    def check(self, g: GameState, a: Action) -> None:
+        if not isinstance(a, RollSixAction) or a.seat not in self.seats:
+            who = ", ".join(f"P{s + 1}" for s in self.seats)
+            raise NotYourDecision(f"everyone waits for {who} to roll a 6")
+
+    def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
+        self.rolling = a.seat
+
+    def run(self, g: GameState, ev: list[Event], chance: bool) -> bool:
+        if self.rolling == EMPTY or not chance:
+            return False
+        self.roll(g, g.rng.below(6) + 1, ev)
+        return True
+
+    def roll(self, g: GameState, face: int, ev: list[Event]) -> None:
+        seat, self.rolling = self.rolling, EMPTY
+        ev.append(Event("six_rolled" if face == 6 else "not_six", {"seat": seat, "face": face}))
+        if face == 6:
+            self.seats.remove(seat)
+            if not self.seats:
+                self.finish(g)
+
+    def outcomes(self, g: GameState) -> list[tuple[tuple[int, ...], float]]:
+        return [((f,), 1 / 6) for f in range(1, 7)]
+
+    def settle_chance(self, g: GameState, outcome: Any, ev: list[Event]) -> None:
+        check_faces(outcome, 1)
+        self.roll(g, outcome[0], ev)
+
+
+def check_faces(outcome: Any, k: int) -> None:
+    """A chance outcome that is ``k`` faces of a die."""
+    if len(outcome) != k or any(f not in range(1, 7) for f in outcome):
+        raise IllegalAction(f"this outcome is {k} face(s) 1-6, not {outcome!r}")
+
+
+__all__ = ["RollSix", "activate", "check_faces"]

@@ -1,0 +1,96 @@
+"""Words for the facts the engine reports: events, the causes of dice given up, and hints, in
+English and Spanish.
+
+The engine reports facts (``rules.events``, ``bots.hints``); this is the edge that turns them into
+sentences. ``event_text(event)`` is the engine's terse English log line (``P1 places B5 on F03
+slot 4``), the form the golden playthroughs and the command line print; ``lang="es"`` gives the
+same line in Spanish. Seat names can be supplied (``names=["Ana", "Luis"]``); by default seats are
+``P1``, ``P2``... (``J1``, ``J2``... in Spanish).
+
+    >>> event_text({"kind": "seat_done", "seat": 0})
+    'P1 is done'
+    >>> event_text({"kind": "seat_done", "seat": 0}, lang="es")
+    'J1 ha terminado'
+
+A hint's advice (``Hint.advice``, the facts of ``bots.hints``) becomes the action in words
+(``hint_text``) and the reason (``hint_reason``); ``seat`` is the seat the hint is for, whose cards
+are "your" cards. English hints name seats as action text does (``p0``, ``p1``...).
+
+    >>> hint_text({"kind": "roll_six"}, lang="es")
+    'Tira tu dado'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from fusegame.words import en, es
+
+LANGS: dict[str, Any] = {"en": en, "es": es}
+
+
+def _lang(lang: str) -> Any:
+    try:
+        return LANGS[lang]
+    except KeyError:
+        raise ValueError(f"no words for language {lang!r} (choose from {', '.join(LANGS)})") from None
+
+
+def seat_name(seat: int, lang: str = "en", names: Sequence[str] | None = None) -> str:
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"{_lang(lang).SEAT}{seat + 1}"
+
+
+def die_words(die: Mapping[str, Any], lang: str = "en") -> str:
+    """A die view or fact in words: ``Blue 5``, ``Black/yellow 3``, ``Blue 4 as red``."""
+    return str(_lang(lang).die_words(die))
+
+
+def cause_text(cause: Mapping[str, Any] | None, lang: str = "en") -> str:
+    """Why a die must go back to the bag: ``fuse card R``, ``unused die G4``, ``no spark card left``."""
+    if not cause:
+        return ""
+    return str(_lang(lang).cause(cause))
+
+
+def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
+    """One event (``Event.to_dict()``) as a log line."""
+    words = _lang(lang)
+    seat: Callable[[int], str] = lambda s: seat_name(s, lang, names)
+    make = words.EVENTS.get(event.get("kind"))
+    if make is None:
+        return f"{event.get('kind')} {dict(event)}"
+    return str(make(event, seat))
+
+
+def _advice_words(table: str, advice: Mapping[str, Any], lang: str, names: Sequence[str] | None,
+                  seat: int | None) -> str:
+    words = _lang(lang)
+
+    def who(s: int) -> str:
+        if names is not None and 0 <= s < len(names) and names[s]:
+            return names[s]
+        return str(words.hint_seat(s))
+
+    make = getattr(words, table).get(advice.get("kind"))
+    if make is None:
+        raise ValueError(f"no words for advice of kind {advice.get('kind')!r}")
+    return str(make(advice, who, seat))
+
+
+def hint_text(advice: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None,
+              seat: int | None = None) -> str:
+    """What to do, from a hint's advice: ``Put the Blue 5 on F12 slot 3``."""
+    return _advice_words("HINT_TEXTS", advice, lang, names, seat)
+
+
+def hint_reason(advice: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None,
+                seat: int | None = None) -> str:
+    """Why, in one line, from a hint's advice: ``Blue 5 on F12 (Little tent, pyramid): completes it,
+    +1 point``."""
+    return _advice_words("HINT_REASONS", advice, lang, names, seat)
+
+
+__all__ = ["LANGS", "cause_text", "die_words", "event_text", "hint_reason", "hint_text", "seat_name"]

@@ -1,0 +1,271 @@
+"""The bots: the card-work value model, the greedy policy and the team planner.
+
+Positions are set up by hand on small catalogues written for each test, so that which card is
+easy, which die completes what and which die a penalty may take are all known.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import put, roll, t, turn_start
+from fusegame.bots.greedy import greedy_policy
+from fusegame.bots.hints import hint
+from fusegame.bots.team import TeamPlanner
+from fusegame.bots.value import HOPELESS, card_model, type_weights
+from fusegame.cards import builtin_catalogue, load_catalogue
+from fusegame.cards.catalogue import Catalogue
+from fusegame.constraints import EMPTY
+from fusegame.rng import Rng
+from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, new_game
+from fusegame.rules.state import HandCard
+from fusegame.sim import get_policy, play_game
+
+CARDS = """
+[[bomb]]
+id = "A1"
+set = "fuse"
+points = 1
+notation = "?"
+
+[[bomb]]
+id = "A2"
+set = "fuse"
+points = 1
+notation = "R"
+
+[[bomb]]
+id = "A3"
+set = "fuse"
+points = 2
+notation = "stack: # < # < # < #"
+
+[[bomb]]
+id = "A4"
+set = "fuse"
+points = 4
+notation = "R6 B6 G6 Y6"
+
+[[bomb]]
+id = "A5"
+set = "fuse"
+points = 2
+notation = "B5 Y"
+
+[[bomb]]
+id = "A6"
+set = "fuse"
+points = 3
+notation = "% % %"
+
+[[bomb]]
+id = "A7"
+set = "fuse"
+points = 1
+notation = "# #"
+"""
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
+    # the built-in cards make a full deck; the A cards are the ones the positions use
+    path: Path = tmp_path_factory.mktemp("bots") / "cards.toml"
+    path.write_text(CARDS)
+    base, extra = builtin_catalogue(), load_catalogue(path)
+    return Catalogue(base.bombs + extra.bombs, base.fuses, "built-in + bot test cards",
+                     base.sparks, base.roles)
+
+
+def position(cards: Catalogue, hands: list[list[str]], row: list[str] | None = None,
+             **kw: object) -> GameState:
+    """A FUSE game at the start of a turn (before the roll) with these hands."""
+    config = GameConfig(players=len(hands), cards=cards, **kw)  # type: ignore[arg-type]
+    return turn_start(config, hands, row if row is not None else ["A6", "A7"], ["A4", "A5", "A3"], seed=3)
+
+
+def model(g: GameState, card: str):  # type: ignore[no-untyped-def]
+    return card_model(card, g.card_rules(card), tuple(type_weights(g.dice)))
+
+
+# ----------------------------------------------------------------------------- the value model
+def test_a_one_slot_card_that_takes_any_die_needs_exactly_one(cards: Catalogue) -> None:
+    g = position(cards, [["A1", "A2"]])
+    assert model(g, "A1").draws(g.card_rules("A1").empty) == pytest.approx(1.0)
+    # one colour of five: five dice on average
+    assert model(g, "A2").draws(g.card_rules("A2").empty) == pytest.approx(5.0)
+
+
+def test_a_complete_card_needs_nothing_and_harder_cards_need_more(cards: Catalogue) -> None:
+    g = position(cards, [["A3", "A4"]])
+    m3, m4 = model(g, "A3"), model(g, "A4")
+    assert m3.draws((t("R1"), t("R2"), t("R3"), t("R4"))) == 0.0
+    # four exact dice (one in thirty each) are far harder than a rising stack
+    assert m4.draws(g.card_rules("A4").empty) > 3 * m3.draws(g.card_rules("A3").empty)
+
+
+def test_a_die_that_spoils_a_card_raises_its_work(cards: Catalogue) -> None:
+    # a rising stack of four started with a 1 is easier than one started with a 3
+    g = position(cards, [["A3", "A1"]])
+    m = model(g, "A3")
+    empty = g.card_rules("A3").empty
+    low = m.after(empty, 0, t("R1"))
+    high = m.after(empty, 0, t("R3"))
+    assert m.draws(low) < m.draws(empty) < m.draws(high) < HOPELESS
+
+
+# ----------------------------------------------------------------------------- the team planner
+def test_the_planner_completes_a_card_when_a_die_does_it(cards: Catalogue) -> None:
+    g = position(cards, [["A5", "A6"], ["A3", "A7"], ["A1", "A2"]])
+    put(g, 0, "A5", 0, "B5")
+    roll(g, "Y2", "K4", "G3")
+    plan = TeamPlanner().plan(g)
+    moves = {(m.action.seat, str(m.action)) for m in plan.moves}
+    completing = [m for m in plan.moves if m.completes]
+    # the only die that finishes A5 (B5 then Y) is the Yellow 2, and it goes there
+    assert any(m.action.seat == 0 and isinstance(m.action, Place) and m.action.card == "A5"
+               and g.die_label(m.action.die) == "Y2" for m in completing), moves
+    # every placement in the plan is legal now
+    for m in plan.moves:
+        g.clone().apply(m.action)
+
+
+def test_the_planner_gives_each_die_to_the_seat_that_needs_it(cards: Catalogue) -> None:
+    # seat 0 can use only the Red die (A2: R); seat 1 can use any; seat 2 none of them. A good
+    # team leaves the Red die to seat 0
+    g = position(cards, [["A2", "A4"], ["A1", "A6"], ["A4", "A5"]])
+    g.hands[2][0] = HandCard("A4", 4)
+    roll(g, "R3", "K6", "G2")
+    plan = TeamPlanner().plan(g)
+    given = {m.action.seat: g.die_label(m.action.die) for m in plan.moves if isinstance(m.action, Place)}
+    assert given[0] == "R3" and given[1] in ("K6", "G2") and 2 not in given
+    assert 2 in plan.done and len(plan.unused) == 1
+
+
+def test_a_seat_with_nothing_useful_is_told_to_say_done(cards: Catalogue) -> None:
+    g = position(cards, [["A4", "A2"], ["A1", "A7"], ["A6", "A3"]])
+    roll(g, "G1", "K2", "B3")  # nothing fits A4 (four sixes) or A2 (Red)
+    planner = TeamPlanner()
+    plan = planner.plan(g)
+    assert 0 in plan.done
+    assert all(m.action.seat != 0 for m in plan.moves)
+
+
+def test_the_planner_takes_the_easier_card_while_the_middle_is_full(cards: Catalogue) -> None:
+    g = position(cards, [["A1", "A2"], ["A7", "A6"]], row=["A4", "A7", "A3"])
+    g.deck = ["A5", "A6", "A3", "A4", "A5"]
+    assert TeamPlanner().choose_card(g, 0) == "A7"  # two numbers: the easiest by far
+
+
+def test_at_the_end_the_planner_takes_the_card_that_will_never_be_needed(cards: Catalogue) -> None:
+    # one card left in the middle after this take: whatever is taken now stays a dud, so take the
+    # hardest and leave the easy one for a card that can still be finished
+    g = position(cards, [["A1", "A2"], ["A7", "A6"]], row=["A4", "A7"])
+    g.deck = []
+    assert TeamPlanner().choose_card(g, 0) == "A4"
+
+
+def test_insane_needs_every_card_finished_so_the_easy_card_is_taken(cards: Catalogue) -> None:
+    g = position(cards, [["A1", "A2"], ["A7", "A6"]], row=["A4", "A7"], difficulty="insane")
+    g.deck = []
+    assert TeamPlanner().choose_card(g, 0) == "A7"
+
+
+def test_a_penalty_takes_the_die_whose_loss_costs_least(cards: Catalogue) -> None:
+    g = position(cards, [["A3", "A6"]])
+    put(g, 0, "A3", 0, "B1")  # the bottom of a rising stack: hard to replace well
+    put(g, 0, "A6", 0, "B4")  # any colour: easy to replace
+    stack_die = g.hand_card(0, "A3").dice[0]  # type: ignore[union-attr]
+    loose_die = g.hand_card(0, "A6").dice[0]  # type: ignore[union-attr]
+    choice = TeamPlanner().choose_give_up(g, 0, (stack_die, loose_die))
+    assert choice == loose_die
+
+
+# ----------------------------------------------------------------------------- whole games
+@pytest.mark.parametrize("name", ["greedy", "team"])
+@pytest.mark.parametrize("kw", [
+    {"players": 1},
+    {"players": 3, "difficulty": "expert"},
+    {"players": 5, "difficulty": "insane"},
+    {"players": 2, "game": "countdown", "difficulty": "expert"},
+    {"players": 4, "game": "countdown", "difficulty": "heroic"},
+    {"players": 3, "modules": ["roles", "sparks", "fuses"]},
+])
+def test_policies_play_whole_games_with_legal_actions_only(name: str, kw: dict[str, object]) -> None:
+    config = GameConfig(**kw)  # type: ignore[arg-type]
+    result = play_game(config, 11, get_policy(name), checked=True)  # apply() validates each action
+    assert result.outcome is not None
+
+
+def test_the_team_plays_the_same_game_from_the_same_seed_whatever_it_played_before() -> None:
+    config = GameConfig(players=4, difficulty="expert")
+    fresh = play_game(config, 5, get_policy("team"), record=True)
+    used = get_policy("team")
+    play_game(config, 6, used)
+    play_game(GameConfig(players=2, game="countdown"), 6, used)
+    again = play_game(config, 5, used, record=True)
+    assert fresh.record is not None and again.record is not None
+    assert [str(a) for a in fresh.record.actions] == [str(a) for a in again.record.actions]
+
+
+def test_the_team_wins_far_more_often_than_greedy_seats_at_elite() -> None:
+    config = GameConfig(players=4, difficulty="elite")
+    team, greedy = get_policy("team"), get_policy("greedy")
+    n = 12
+    team_wins = sum(play_game(config, 100 + i, team).won for i in range(n))
+    greedy_wins = sum(play_game(config, 100 + i, greedy).won for i in range(n))
+    assert team_wins >= greedy_wins + n // 3, (team_wins, greedy_wins)
+
+
+def test_greedy_completes_a_card_before_anything_else(cards: Catalogue) -> None:
+    g = position(cards, [["A5", "A6"]])
+    put(g, 0, "A5", 0, "B5")
+    roll(g, "Y2", "K4", "G3")
+    a = greedy_policy(g, Rng(0))
+    assert isinstance(a, Place) and a.card == "A5" and g.die_label(a.die) == "Y2"
+
+
+def test_greedy_says_done_when_nothing_fits(cards: Catalogue) -> None:
+    g = position(cards, [["A4", "A2"]])
+    roll(g, "G1", "K2", "B3")
+    assert isinstance(greedy_policy(g, Rng(0)), Done)
+
+
+def test_policies_answer_penalties_and_takes_with_their_own_options() -> None:
+    # play until a take and a give-up come up, and check each answer is among the options
+    config = GameConfig(players=3, difficulty="standard")
+    seen: set[str] = set()
+    for policy in (get_policy("team"), get_policy("greedy")):
+        g = new_game(config, 21)
+        while g.outcome is None and len(seen) < 4:
+            decisions = g.to_act()
+            a = policy(g, Rng(0))
+            if isinstance(a, TakeCard):
+                assert a.card in decisions[a.seat].options
+                seen.add(f"take-{id(policy)}")
+            if isinstance(a, GiveUp):
+                assert a.die in decisions[a.seat].options
+                seen.add(f"give-{id(policy)}")
+            g.apply(a)
+    assert any(s.startswith("take") for s in seen)
+
+
+def test_empty_marks_are_the_engines(cards: Catalogue) -> None:
+    # the value model keys states exactly as the engine does (EMPTY for an open slot)
+    g = position(cards, [["A3", "A1"]])
+    assert g.card_rules("A3").empty == (EMPTY,) * 4
+
+
+def test_a_queued_plan_is_dropped_when_a_role_turns_one_of_its_dice() -> None:
+    """The planner keeps the rest of a roll's plan to play it move by move; when the leader's role
+    then turns or recolours a die of that plan (asking for hints between moves makes it happen in
+    this game), the queued placement of that die is planned afresh instead of played as it was."""
+    g = new_game(GameConfig(players=3, modules=("roles", "split-dice")), seed=13)
+    planner = TeamPlanner()
+    for _ in range(120):
+        if g.is_over:
+            break
+        hint(g, planner)
+        g.apply(planner.act(g))  # validated: an illegal move raises
+    assert g.turn > 5

@@ -1,0 +1,397 @@
+"""End to end in a real browser: Debian's Chromium driven by Playwright against a real server.
+
+Two people join one room from two browser contexts and place dice together; a whole game is
+played against bots to the end screen and then found in the BDT Log; the page switches to Spanish;
+a reload returns a player to their seat; a tutorial lesson and keyboard play work; hints, the
+causes of dice given up and the replay viewer are told in words in both languages. Screenshots of
+the lobby, play, hint, replay and end screens are kept under ``artifacts/screenshots`` (not
+committed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
+
+from fusegame import GameConfig, new_game
+from fusegame.bots.hints import hint
+from fusegame.bots.team import TeamPlanner
+from fusegame.record import GameRecord
+from fusegame.rules.actions import with_time
+from fusegame.scenario import scenario_from_data
+from fusegame.server.app import UVICORN_OPTIONS, create_app
+from fusegame.server.options import RoomOptions, parse_options
+from fusegame.server.room import Room
+from fusegame.server.storage import entry_from_state
+from pgserver import free_port
+
+pytestmark = pytest.mark.timeout(240)
+
+CHROMIUM = "/usr/bin/chromium"
+#: Without these, Chromium keeps trying to reach Google's services, which this machine refuses.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("FUSE_ARTIFACTS", ROOT / "artifacts")) / "screenshots"
+#: The two screens a release is looked at on: a laptop and a phone.
+VIEWPORTS: dict[str, ViewportSize] = {"desktop": {"width": 1280, "height": 800},
+                                      "phone": {"width": 390, "height": 844}}
+COLOUR_WORDS = {"en": {"R": "Red", "B": "Blue", "G": "Green", "Y": "Yellow", "K": "Black"},
+                "es": {"R": "Rojo", "B": "Azul", "G": "Verde", "Y": "Amarillo", "K": "Negro"}}
+#: A FUSE position: the red fuse card has gone off and Ana must give up one of her red dice.
+FUSE_WENT_OFF = {
+    "config": {"players": 2, "difficulty": "standard"},
+    "players": [[{"id": "F32", "dice": ["R1", "G2", "B3", "Y4"]}, {"notation": "? ? ?", "dice": ["R5"]}],
+                ["F20"]],
+    "row": ["F01", "F02", "F03", "F04", "F05"], "deck": ["F06", "F07"],
+    "fuses_activated": ["fuse:R"], "rolled": ["G6"], "removals": {0: ["R1", "R5"]},
+    "removal_reason": "fuse card R", "time_left": 380}
+
+T = TypeVar("T")
+
+
+@dataclass
+class Server:
+    """The game served on a real port, with its application and event loop at hand."""
+
+    base: str
+    app: FastAPI
+    loop: asyncio.AbstractEventLoop
+
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the server's event loop, where the rooms live."""
+        async def run() -> T:
+            return fn()
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
+
+    def open_room(self, options: RoomOptions) -> Room:
+        room: Room = self.call(lambda: self.app.state.lobby.open(options))
+        return room
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("browser") / "fuse.db"
+    app = create_app(f"sqlite:///{db}")
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(srv.serve(),), daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            if httpx.get(base + "/api/health").status_code == 200:
+                break
+        except httpx.TransportError:
+            assert time.monotonic() < deadline, f"the server did not start on port {port}"
+            time.sleep(0.05)
+    yield Server(base, app, loop)
+    srv.should_exit = True
+    thread.join(10)
+    loop.close()
+
+
+@pytest.fixture(scope="module")
+def base(server: Server) -> str:
+    return server.base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def create_room(page: Page, base: str, *, players: int = 2, bots_fast: bool = True,
+                difficulty: str = "training") -> str:
+    """Fill in the home page's form as a person would and create the room; returns its code."""
+    page.goto(base + "/")
+    page.get_by_test_id("opt-players").fill(str(players))
+    page.get_by_test_id("opt-difficulty").select_option(difficulty)
+    if bots_fast:
+        page.get_by_test_id("opt-bot-delay").fill("50")
+    page.get_by_test_id("create-game").click()
+    page.wait_for_url(re.compile(r"#/room/[A-Z0-9]{5}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def join_seat(page: Page, name: str) -> None:
+    page.get_by_test_id("join-name").fill(name)
+    page.get_by_test_id("join-button").click()
+    expect(page.get_by_test_id("ready-button")).to_be_visible()
+
+
+def wait_playing(page: Page) -> None:
+    expect(page.locator("[data-page='play']")).to_have_count(1, timeout=15000)
+
+
+def place_first_legal_die(page: Page) -> tuple[str, str]:
+    """Click a free die that has a legal slot, then the first highlighted slot; returns (die, card)."""
+    dice = page.locator("[data-testid^='die-'][data-legal='true']")
+    expect(dice.first).to_be_visible()
+    die = dice.first
+    die_id = (die.get_attribute("data-testid") or "").removeprefix("die-")
+    die.click()
+    slot = page.locator("svg.card g.slot.legal").first
+    expect(slot).to_be_visible()
+    card = slot.locator("xpath=ancestor::*[local-name()='svg'][1]").get_attribute("data-card") or ""
+    slot.click()
+    return die_id, card
+
+
+def test_two_browsers_join_one_room_and_place_dice_together(base: str, browser: Browser) -> None:
+    a_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    b_ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    try:
+        a, b = a_ctx.new_page(), b_ctx.new_page()
+        code = create_room(a, base)
+        join_seat(a, "Ana")
+        b.goto(f"{base}/#/room/{code}")
+        join_seat(b, "Bo")
+        expect(a.get_by_test_id("seat-1")).to_contain_text("Bo")
+        shot(a, "lobby")
+        a.get_by_test_id("ready-button").click()
+        b.get_by_test_id("ready-button").click()
+        wait_playing(a)
+        wait_playing(b)
+        expect(a.get_by_test_id("clock")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+        die, card = place_first_legal_die(a)
+        # Bo sees Ana's die on her card at once
+        expect(b.locator(f"svg.card[data-card='{card}'] [data-die='{die}']")).to_have_count(1)
+        expect(b.get_by_test_id(f"die-{die}")).to_have_attribute("data-placed", "true")
+        shot(a, "play")
+        shot(b, "play-phone")
+    finally:
+        a_ctx.close()
+        b_ctx.close()
+
+
+def test_a_whole_game_against_bots_ends_on_the_score_screen_and_in_the_log(
+        base: str, context: BrowserContext) -> None:
+    page = context.new_page()
+    create_room(page, base, players=3, difficulty="standard")
+    join_seat(page, "Ana")
+    page.get_by_test_id("fill-bots").click()
+    expect(page.get_by_test_id("seat-2")).to_contain_text("Bot")
+    page.get_by_test_id("ready-button").click()
+    wait_playing(page)
+    place_first_legal_die(page)
+    page.get_by_test_id("autoplay").click()  # "a bot plays for me": the team planner finishes it
+    end = page.get_by_test_id("end-screen")
+    expect(end).to_be_visible(timeout=180_000)
+    total = page.get_by_test_id("score-total").inner_text()
+    assert re.fullmatch(r"\d+", total.strip())
+    expect(page.locator(".fuse-alert.show")).to_have_count(0, timeout=10_000)  # the fuse card has faded
+    shot(page, "end")
+    page.get_by_test_id("log-link").click()
+    expect(page.locator("[data-page='replay']")).to_have_count(1)
+    page.goto(base + "/#/log")
+    rows = page.get_by_test_id("log-row")
+    expect(rows.first).to_be_visible()
+    expect(rows.first).to_contain_text("Ana")
+    expect(rows.first).to_contain_text(total.strip())
+    shot(page, "log")
+
+
+def test_the_page_switches_to_spanish_and_remembers_it(base: str, context: BrowserContext) -> None:
+    page = context.new_page()
+    page.goto(base + "/")
+    expect(page.get_by_test_id("create-game")).to_have_text(re.compile("Create", re.I))
+    page.get_by_test_id("lang-switch").select_option("es")
+    expect(page.get_by_test_id("create-game")).to_have_text(re.compile("Crear", re.I))
+    page.reload()
+    expect(page.get_by_test_id("create-game")).to_have_text(re.compile("Crear", re.I))
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+
+
+def test_a_reload_returns_the_player_to_their_seat(base: str, context: BrowserContext) -> None:
+    page = context.new_page()
+    create_room(page, base, players=2)
+    join_seat(page, "Ana")
+    page.get_by_test_id("fill-bots").click()
+    page.get_by_test_id("ready-button").click()
+    wait_playing(page)
+    page.reload()
+    wait_playing(page)
+    expect(page.get_by_test_id("my-name")).to_contain_text("Ana")
+    place_first_legal_die(page)
+
+
+def test_keyboard_play_places_a_die(base: str, context: BrowserContext) -> None:
+    page = context.new_page()
+    create_room(page, base, players=1)
+    join_seat(page, "Ana")
+    page.get_by_test_id("ready-button").click()
+    wait_playing(page)
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+    seq = int(page.evaluate("document.body.dataset.seq"))
+    legal = page.locator("[data-testid^='die-'][data-legal='true']").first
+    index = int(legal.get_attribute("data-index") or "0")
+    page.keyboard.press(str(index + 1))
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
+    expect(page.locator("svg.card [data-die]")).not_to_have_count(0)
+
+
+def test_a_tutorial_lesson_is_played_in_the_page(base: str, context: BrowserContext) -> None:
+    page = context.new_page()
+    page.goto(base + "/#/tutorial")
+    expect(page.locator("[data-page='tutorial']")).to_have_count(1)
+    red = page.locator("[data-testid^='die-'][aria-label^='Red']").first
+    red.click()
+    page.locator("svg.card[data-card='T1'] g.slot[data-slot='0']").click()
+    expect(page.get_by_test_id("tutorial-message")).to_contain_text("Well done")
+    expect(page.get_by_test_id("tutorial-next")).to_be_enabled()
+
+
+# ====================================================================== the game in words
+def in_spanish(ctx: BrowserContext) -> None:
+    """Pages of ``ctx`` open in Spanish, as for a visitor who chose it before."""
+    ctx.add_init_script("localStorage.setItem('fuse.lang', 'es')")
+
+
+def start_fuse_went_off(server: Server, page: Page, *, hints: bool) -> Room:
+    """Ana's page in a room started from ``FUSE_WENT_OFF``; Bo, a bot, has nothing to do in it."""
+    room = server.open_room(RoomOptions(GameConfig(players=2), hints=hints, bot_delay_ms=0, seed=3,
+                                        choice_timeout_s=300))
+
+    def bot_in_seat_1() -> None:
+        room.seats[1].kind, room.seats[1].name = "bot", "Bo"
+
+    server.call(bot_in_seat_1)
+    page.goto(f"{server.base}/#/room/{room.code}")
+    join_seat(page, "Ana")
+    server.call(lambda: room.start(scenario_from_data(FUSE_WENT_OFF)))
+    wait_playing(page)
+    return room
+
+
+def test_a_hint_and_its_reason_are_told_in_the_page_s_language(server: Server, browser: Browser) -> None:
+    for name, viewport in VIEWPORTS.items():
+        ctx = browser.new_context(viewport=viewport)
+        try:
+            if name == "phone":
+                in_spanish(ctx)
+            page = ctx.new_page()
+            start_fuse_went_off(server, page, hints=True)
+            text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+            # the die the planner gives up is marked on the table
+            expect(page.locator(".hand[data-seat='0'] g.slot.giveable.hinted")).to_have_count(1)
+            if name == "desktop":
+                expect(text).to_contain_text(re.compile(r"Give up the Red [15] from \w+"))
+                expect(reason).to_contain_text("the fuse card FZR asks for Red")
+                expect(reason).to_contain_text("it costs the least to replace")
+                shot(page, f"play-hint-{name}")
+                page.get_by_test_id("lang-switch").select_option("es")
+            expect(text).to_contain_text(re.compile(r"Entrega el dado Rojo [15] de \w+"))
+            expect(reason).to_contain_text("la carta de mecha FZR pide Rojo")
+            expect(reason).to_contain_text("es el que menos cuesta reponer")
+            expect(reason).not_to_contain_text(re.compile("fuse|costs|replace"))
+            shot(page, f"play-hint-{name}-es")
+        finally:
+            ctx.close()
+
+
+def test_a_die_given_up_to_a_fuse_card_shows_its_cause_in_words(server: Server,
+                                                                context: BrowserContext) -> None:
+    page = context.new_page()
+    start_fuse_went_off(server, page, hints=False)
+    notice = page.get_by_test_id("removal-reason")
+    expect(notice).to_contain_text("Fuse card FZR (Red) went off: each player gives up one matching die")
+    page.get_by_test_id("lang-switch").select_option("es")
+    expect(notice).to_contain_text("Ha saltado la carta de mecha FZR (Rojo): cada jugador entrega un dado")
+    page.locator(".hand[data-seat='0'] g.slot.giveable").first.click()
+    log = page.get_by_test_id("event-log")
+    expect(log).to_contain_text(
+        re.compile(r"Ana devuelve el dado Rojo [15] de \w+ a la bolsa \(carta de mecha FZR: Rojo\)"))
+    expect(page.get_by_test_id("removal-reason")).to_have_count(0)
+    page.get_by_test_id("lang-switch").select_option("en")
+    expect(page.get_by_test_id("event-log")).to_contain_text(
+        re.compile(r"Ana returns the Red [15] from \w+ to the bag \(fuse card FZR: Red\)"))
+
+
+def logged_game(server: Server) -> int:
+    """A one-player game played to its end by the team planner and kept in the server's log."""
+    options = parse_options({"players": 1, "difficulty": "training", "seed": 5})
+    state = new_game(options.config, 5)
+    record = GameRecord(options.config, 5)
+    planner = TeamPlanner()
+    for _ in range(2000):
+        if state.outcome is not None:
+            break
+        action = next(h.action for h in hint(state, planner) if h.action is not None)
+        action = with_time(action, state.time_ms)
+        state.apply(action)
+        record.actions.append(action)
+    entry = entry_from_state(state, record, ["Ana"], 0, options.to_dict())
+    log_id: int = server.app.state.storage.save_game(entry)
+    return log_id
+
+
+def test_the_replay_viewer_tells_each_step_in_words(server: Server, browser: Browser) -> None:
+    log_id = logged_game(server)
+    steps: list[dict[str, Any]] = httpx.get(f"{server.base}/api/log/{log_id}/replay").json()["steps"]
+    place = next(i for i, st in enumerate(steps) if st["act"] and st["act"]["verb"] == "place")
+    done = next(i for i, st in enumerate(steps) if st["act"] and st["act"]["verb"] == "done")
+    act, die = steps[place]["act"], steps[place]["events"][0]["die"]
+
+    def colour(lang: str) -> str:
+        return "/".join(COLOUR_WORDS[lang][c] for c in die["colours"].split("/"))
+
+    card, slot = act["card"], act["slot"] + 1
+    expected = {"en": (f"Ana places the {colour('en')} {die['face']} on {card} (slot {slot})", "Ana is done"),
+                "es": (f"Ana coloca el dado {colour('es')} {die['face']} en {card} (casilla {slot})",
+                       "Ana ha terminado")}
+    for name, viewport in VIEWPORTS.items():
+        ctx = browser.new_context(viewport=viewport)
+        try:
+            langs = ["en", "es"] if name == "desktop" else ["es"]
+            if name == "phone":
+                in_spanish(ctx)
+            page = ctx.new_page()
+            page.goto(f"{server.base}/#/log/{log_id}")
+            what, info = page.get_by_test_id("step-action"), page.get_by_test_id("replay-step")
+            for lang in langs:
+                if lang != langs[0]:
+                    page.get_by_test_id("lang-switch").select_option(lang)
+                page.get_by_test_id("replay-slider").fill(str(done))
+                expect(what).to_have_text(expected[lang][1])
+                page.get_by_test_id("replay-slider").fill(str(place))
+                expect(what).to_have_text(expected[lang][0])
+                expect(page.locator("[data-page='replay']")).to_have_attribute("data-step", str(place))
+                # words only: no action text (p0, d12, @1500) on the page
+                expect(info).not_to_contain_text(re.compile(r"\bp\d+\b|\bd\d+\b|@\d"))
+                shot(page, f"replay-{name}-{lang}")
+        finally:
+            ctx.close()
