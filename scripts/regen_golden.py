@@ -147,7 +147,8 @@ GAME_ROWS = [
     ("countdown-1p-elite", GameConfig(game=Game.COUNTDOWN, players=1, difficulty=Difficulty.ELITE)),
     ("integrated-2p-heroic", GameConfig(game=Game.INTEGRATED, players=2, difficulty=Difficulty.HEROIC)),
     ("epic-6p-expert", GameConfig(game=Game.EPIC, players=6, difficulty=Difficulty.EXPERT)),
-    ("fuse-all-modules-4p-expert", GameConfig(players=4, difficulty=Difficulty.EXPERT, modules=tuple(Module))),
+    ("fuse-all-modules-4p-expert",
+     GameConfig(players=4, difficulty=Difficulty.EXPERT, modules=tuple(Module))),
 ]
 GAME_ROWS_SEED = 77
 
