@@ -6,11 +6,14 @@
     python bench/ws_latency.py --url http://127.0.0.1:8000 --pid 4242   # a server already running
 
 Starts ``fuse serve`` (``python -m fusegame.cli serve``) on a free port with a throwaway SQLite BDT
-Log, waits for ``GET /api/health``, and stops it at the end; ``--url`` targets a running server
-instead (``--pid`` gives its process id, for its CPU time). Every match is a room of ``--per-match``
-seats, all of them scripted players (no bots): each one joins over HTTP, opens its WebSocket and
-says it is ready. Players connect at ``--ramp`` per second; the measurement window of
-``--duration`` seconds starts once every player is connected, so the ramp is not measured.
+Log and without rate limits (every player comes from this one address), waits for
+``GET /api/health``, and stops it at the end; ``--url`` targets a running server instead (started
+with ``--no-rate-limits`` too; ``--pid`` gives its process id, for its CPU time). ``--with-limits``
+keeps the server's rate limits on and sends each match from a loopback address of its own
+(127.1.x.y), as tables at home would come, so that the limits' cost is measured too. Every match is a
+room of ``--per-match`` seats, all of them scripted players (no bots): each one joins over HTTP,
+opens its WebSocket and says it is ready. Players connect at ``--ramp`` per second; the measurement
+window of ``--duration`` seconds starts once every player is connected, so the ramp is not measured.
 
 A scripted player, on every ``state`` frame that lets it do something, thinks for a random time
 in ``--think`` (seconds), then sends one action and waits for its answer before the next one: a
@@ -325,6 +328,10 @@ class Team:
                         for k in range(bench.per_match)]
         self.rooms = 0
         self.first_connected = False
+        #: where this team's connections come from: one loopback address per team with --with-limits
+        self.address = f"127.1.{index // 250}.{index % 250 + 1}" if bench.spread else None
+        self.http = bench.http if self.address is None else httpx.AsyncClient(
+            base_url=bench.url, timeout=30, transport=httpx.AsyncHTTPTransport(local_address=self.address))
 
     async def run(self, start_delay: float) -> None:
         b = self.bench
@@ -344,23 +351,24 @@ class Team:
         st = b.stats
         seed = (b.seed * 1_000_003 + self.index * 1009 + self.rooms) % (1 << 48)
         self.rooms += 1
-        r = await b.http.post("/api/rooms", json={"players": b.per_match, "difficulty": "standard",
+        r = await self.http.post("/api/rooms", json={"players": b.per_match, "difficulty": "standard",
                                                   "bot_delay_ms": 0, "seed": seed})
         r.raise_for_status()
         code = r.json()["code"]
         match = Match(st, b.per_match)
         tokens = []
         for k, p in enumerate(self.players):
-            r = await b.http.post(f"/api/rooms/{code}/join", json={"name": p.name, "seat": k})
+            r = await self.http.post(f"/api/rooms/{code}/join", json={"name": p.name, "seat": k})
             r.raise_for_status()
             tokens.append(r.json()["token"])
         tasks: list[asyncio.Task[None]] = []
         opened = []
         try:
             for k, (p, token) in enumerate(zip(self.players, tokens)):
+                where = {} if self.address is None else {"local_addr": (self.address, 0)}
                 p.ws = await ws_connect(f"{b.ws_base}/ws/{code}?token={token}", max_size=1 << 22,
                                         ping_interval=None, open_timeout=30,
-                                        compression="deflate" if b.deflate else None)
+                                        compression="deflate" if b.deflate else None, **where)
                 opened.append(p)
                 st.connected += 1
                 p.seat, p.match, p.pending = k, match, None
@@ -420,6 +428,7 @@ class Bench:
         self.think = args.think
         self.race = args.race
         self.deflate = not args.no_deflate
+        self.spread = args.with_limits
         self.seed = args.seed
         self.progress = args.progress
         self.stats = Stats()
@@ -471,6 +480,9 @@ class Bench:
         for t in stuck:
             t.cancel()
         await self.http.aclose()
+        for t in teams:
+            if t.http is not self.http:
+                await t.http.aclose()
 
         server = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         gen = gen1 - gen0
@@ -482,6 +494,7 @@ class Bench:
             "url": self.url, "players": self.players, "per_match": self.per_match, "matches": self.teams,
             "connected": connected, "ramp_s": round(ramp_s, 1), "duration_s": round(wall, 2),
             "think_s": list(self.think), "race": self.race, "seed": self.seed, "deflate": self.deflate,
+            "rate_limits": self.spread,
             "claims": st.w_claims, "claims_per_s": round(st.w_claims / wall, 1),
             "actions": st.w_acts, "frames": st.w_frames, "frames_per_s": round(st.w_frames / wall, 1),
             "kib_per_s": round(st.w_bytes / 1024 / wall, 1),
@@ -532,10 +545,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db: str, log: Path, limits: bool = False) -> tuple[subprocess.Popen[bytes], str]:
     """``fuse serve`` on a free port, once it answers ``GET /api/health``; raises RuntimeError."""
     port = free_port()
     cmd = [sys.executable, "-m", "fusegame.cli", "serve", "--port", str(port), "--db", db]
+    if not limits:  # every player comes from this one address: the per-address limits would refuse them
+        cmd.append("--no-rate-limits")
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -575,7 +590,8 @@ def table(r: dict[str, Any]) -> str:
     lines = [
         f"{r['players']} players in {r['matches']} matches of {r['per_match']} at {r['url']}"
         f" (think {r['think_s'][0]:g}-{r['think_s'][1]:g} s, race {r['race']:g}, seed {r['seed']}"
-        f"{'' if r['deflate'] else ', no compression'})",
+        f"{'' if r['deflate'] else ', no compression'}"
+        f"{', rate limits on, a loopback address per match' if r['rate_limits'] else ''})",
         f"window {r['duration_s']:.1f} s after a {r['ramp_s']:.1f} s ramp;"
         f" {r['connected']} connected at its end",
         "",
@@ -632,6 +648,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="probability of claiming a die anyway after someone else placed it (default 0.5)")
     ap.add_argument("--ramp", type=float, default=50.0, help="players connected per second (default 50)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--with-limits", action="store_true",
+                    help="keep the server's rate limits on; each match comes from its own loopback address")
     ap.add_argument("--no-deflate", action="store_true",
                     help="do not offer permessage-deflate (browsers do, so it is on by default)")
     ap.add_argument("--url", default=None, help="a server already running, e.g. http://127.0.0.1:8000")
@@ -652,7 +670,8 @@ def main(argv: list[str] | None = None) -> int:
         proc = None
         if args.url is None:
             try:
-                proc, url = start_server(f"sqlite:///{tmp}/bench.db", Path(tmp) / "server.log")
+                proc, url = start_server(f"sqlite:///{tmp}/bench.db", Path(tmp) / "server.log",
+                                         limits=args.with_limits)
             except RuntimeError as e:
                 print(f"ws_latency: {e}", file=sys.stderr)
                 return 1

@@ -8,7 +8,7 @@
     fuse hint position.yaml [--json]
     fuse new --players 4 --seed 1 --out game.json [--play]
     fuse replay game.json [--board]
-    fuse serve [--host 127.0.0.1] [--port 8000] [--db URL]
+    fuse serve [--host 127.0.0.1] [--port 8000] [--db URL] [--allow-origin URL] [--no-rate-limits]
 
 Every expected problem (a bad option, an unreadable file) is reported as one line on stderr with
 exit code 2; no traceback.
@@ -738,16 +738,26 @@ def serve(
     db: Annotated[str | None, typer.Option(
         help="Database URL for the BDT Log: sqlite:///path/fuse.db (the default is a file in "
              "~/.local/share/fusegame, or $FUSE_DATA_DIR) or postgresql://user@host/db.")] = None,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        metavar="URL", help="Another web page that may open the game's sockets, e.g. "
+             "https://fuse.example.org (repeatable; the server's own pages always may).")] = None,
+    no_rate_limits: Annotated[bool, typer.Option(
+        "--no-rate-limits", help="Count no request rates (load tests from one address).")] = False,
 ) -> None:
     """Start the browser game: open http://HOST:PORT/ and create a room."""
     def run() -> None:
         import uvicorn
 
         from fusegame.server.app import UVICORN_OPTIONS, create_app
+        from fusegame.server.guard import RATE_LIMITS, Origins
         from fusegame.server.storage import StorageError
 
         if not 1 <= port <= 65535:
             _fail(f"--port must be from 1 to 65535, not {port}")
+        try:
+            Origins(allow_origin or ())
+        except ValueError as e:
+            _fail(f"--allow-origin: {e}")
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
             try:
@@ -755,7 +765,8 @@ def serve(
             except OSError as e:  # uvicorn would log a traceback-like error and exit
                 _fail(f"cannot listen on {host}:{port}: {e.strerror or e} (try another --port)")
         try:
-            web = create_app(db)
+            web = create_app(db, rate_limits=None if no_rate_limits else RATE_LIMITS,
+                             allowed_origins=allow_origin or ())
         except StorageError as e:
             _fail(str(e))
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

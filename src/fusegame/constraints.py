@@ -23,6 +23,22 @@ EMPTY = -1
 _MEMO_LIMIT = 20_000  # card states remembered per card before its memo starts afresh (bounds memory)
 
 
+def set_memo_limit(states: int) -> None:
+    """How many card states each compiled card, and each card's model in ``fusegame.bots.value``,
+    remembers before its memo starts afresh. Answers never depend on it, only speed and memory: the
+    default suits simulations; ``fuse serve``, which plays for weeks, keeps its memory flat with a
+    smaller one."""
+    global _MEMO_LIMIT
+    if states < 1:
+        raise ValueError(f"a memo holds at least one state, not {states}")
+    _MEMO_LIMIT = states
+
+
+def memo_limit() -> int:
+    """The current ``set_memo_limit``."""
+    return _MEMO_LIMIT
+
+
 @cache
 def _rel_tables(rel: Rel) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """For a relation ``left rel right``: left type -> mask of right types, and the reverse."""

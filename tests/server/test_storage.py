@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from fusegame import GameConfig, new_game
 from fusegame.record import GameRecord, final_state
@@ -18,6 +19,7 @@ from fusegame.server.storage import (
     LogScore,
     Storage,
     StorageError,
+    StoredRoom,
     default_url,
     entry_from_state,
 )
@@ -27,7 +29,7 @@ from pgserver import free_port, fresh_database, postgres_url  # noqa: F401
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
 ENTRY_KEYS = {"id", "finished_at", "game", "title", "players", "names", "bots", "difficulty", "options",
-              "won", "reason", "time_left_ms", "score", "official"}
+              "won", "reason", "time_left_ms", "score", "official", "played_by", "seeded", "ranked"}
 
 
 def finished(config: GameConfig, seed: int) -> tuple[GameState, GameRecord]:
@@ -143,7 +145,7 @@ def test_listing_is_newest_first_and_pages(store: Storage,
 
 def test_best_is_by_total_then_time_left(store: Storage,
                                          played: dict[str, tuple[GameState, GameRecord]]) -> None:
-    base = entry(played, "won")
+    base = dataclasses.replace(entry(played, "won"), ranked=True)
 
     def variant(total: int, left: int | None, minutes: int) -> int:
         e = dataclasses.replace(base, score=dataclasses.replace(base.score, total=total), time_left_ms=left,
@@ -277,3 +279,123 @@ def test_log_score_follows_the_engine_score(played: dict[str, tuple[GameState, G
     s = LogScore.from_score(state.outcome.score)
     assert s.sparks == state.outcome.score.spark_points > 0
     assert s.total == s.win + s.time + s.bombs + s.fuses + s.sparks == state.outcome.score.total
+
+
+# ====================================================================== who played, and ranking
+def honest(played: dict[str, tuple[GameState, GameRecord]], key: str, minutes: int = 0, *,
+           played_by: list[str] | None = None, seeded: bool = False) -> LogEntry:
+    """An entry as the server logs it: who played each seat and whether the seed was chosen."""
+    state, record = played[key]
+    seats = played_by if played_by is not None else ["person"] * state.config.players
+    names = [f"P{i + 1}" for i in range(state.config.players)]
+    return entry_from_state(state, record, names, sum(p != "person" for p in seats), {"timed": True},
+                            T0 + timedelta(minutes=minutes), played_by=seats, seeded=seeded)
+
+
+def test_only_timed_games_dealt_at_random_and_played_by_people_throughout_are_ranked(
+        played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    assert honest(played, "won").ranked and honest(played, "three").ranked
+    assert not honest(played, "won", seeded=True).ranked  # a chosen deal
+    handed = honest(played, "won", played_by=["person", "person_then_bot"])
+    assert not handed.ranked and handed.bots == 1 and handed.to_dict()["played_by"][1] == "person_then_bot"
+    assert not honest(played, "won", played_by=["person", "bot"]).ranked
+    state, record = finished(GameConfig(players=2, difficulty="training", time_limit=None), 3)
+    untimed = entry_from_state(state, record, ["A", "B"], 0, played_by=["person", "person"], seeded=False)
+    assert not untimed.official and not untimed.ranked
+    assert not entry(played, "won", bots=0).ranked  # nobody said who played: never ranked
+
+
+def test_best_holds_only_ranked_games_and_the_log_filters_by_how_a_game_was_played(
+        store: Storage, played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    fair = store.save_game(honest(played, "three", 0))
+    seeded = store.save_game(dataclasses.replace(honest(played, "won", 1, seeded=True),
+                                                 score=LogScore(500, 10, 50, 440, 0)))
+    handed = honest(played, "won", 2, played_by=["person", "person_then_bot"])
+    bot = store.save_game(dataclasses.replace(handed, score=LogScore(400, 10, 50, 340, 0)))
+    state, record = finished(GameConfig(players=2, difficulty="training", time_limit=None), 3)
+    untimed = store.save_game(entry_from_state(state, record, ["A", "B"], 0, played_by=["person", "person"],
+                                               seeded=False, finished_at=T0))
+    assert [e.id for e in store.best_games()] == [fair]
+    assert store.best_games(seeded=True) == [] and store.best_games(bots=True) == []
+
+    def found(**kw: Any) -> set[int | None]:
+        assert store.count_games(**kw) == len(store.list_games(**kw))
+        return {g.id for g in store.list_games(**kw)}
+
+    assert found(ranked=True) == {fair} and found(ranked=False) == {seeded, bot, untimed}
+    assert found(bots=True) == {bot} and found(seeded=True) == {seeded} and found(official=False) == {untimed}
+    assert found(seeded=False) == {fair, bot, untimed}
+
+
+def test_an_older_log_without_the_new_columns_still_loads_and_lists(
+        url: str, played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    with Storage(url) as first:
+        old = first.save_game(entry(played, "won"))
+    # the log as an earlier version left it: no played_by, seeded or ranked
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_games_ranked"))
+        conn.execute(text("DROP INDEX ix_games_room_code"))
+        for column in ("played_by", "seeded", "ranked", "room_code"):
+            conn.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
+    engine.dispose()
+    with Storage(url) as again:
+        (listed,) = again.list_games()
+        assert listed.id == old and listed.names == ["Ann", "Bot 2"] and listed.official
+        assert (listed.played_by, listed.seeded, listed.ranked) == (None, None, False)
+        got = again.get_game(old)
+        assert got is not None and got.record is not None and got.to_dict()["ranked"] is False
+        # who played it cannot be checked: it is listed, never among the best
+        assert again.best_games() == [] and again.count_games(ranked=False) == 1
+        new = again.save_game(honest(played, "three"))
+        assert [e.id for e in again.best_games()] == [new] and again.count_games() == 2
+        # the room a game was played in is kept from now on
+        in_room = again.finish_room("AAAABBBBCCCC", honest(played, "three"))
+        assert again.game_of_room("AAAABBBBCCCC") == in_room and again.game_of_room("DDDDEEEEFFFF") is None
+
+
+# ====================================================================== rooms still open
+def stored_room(code: str, actions: list[str] | None = None) -> StoredRoom:
+    seats = [{"kind": "human", "name": "Ana", "token": "t0k3n", "ready": True, "autoplay": False,
+              "played": "person"},
+             {"kind": "bot", "name": "Bot 2", "token": "", "ready": False, "autoplay": False,
+              "played": "bot"}]
+    return StoredRoom(code, "playing", {"config": GameConfig(players=2).to_dict(), "hints": False},
+                      2**62 + 5, seats, T0, None, actions or [])
+
+
+def test_a_room_and_its_actions_read_back_as_written(store: Storage) -> None:
+    store.save_room(stored_room("AAAABBBBCCCC", ["p0 done @1500"]))
+    store.save_room(dataclasses.replace(stored_room("DDDDEEEEFFFF"), status="lobby",
+                                        created_at=T0 + timedelta(minutes=1)))
+    for i, action in enumerate(["p1 done @1600", "p0 take F12 @2100"], start=1):
+        store.append_action("AAAABBBBCCCC", i, action)
+    seats = stored_room("X").seats
+    seats[0]["autoplay"], seats[0]["played"] = True, "person_then_bot"
+    store.append_action("AAAABBBBCCCC", 3, "p0 done @9000", seats=seats)  # a bot's move for Ana
+    store.update_room("AAAABBBBCCCC", clock_ms=9500)
+    first, second = store.load_rooms()
+    assert first == dataclasses.replace(stored_room("AAAABBBBCCCC"), seats=seats, clock_ms=9500,
+                                        actions=["p0 done @1500", "p1 done @1600", "p0 take F12 @2100",
+                                                 "p0 done @9000"])
+    assert (second.code, second.status, second.actions) == ("DDDDEEEEFFFF", "lobby", [])
+    store.save_room(stored_room("AAAABBBBCCCC", ["p0 done @1"]))  # written whole again: replaced
+    assert store.load_rooms()[0].actions == ["p0 done @1"]
+    store.delete_room("DDDDEEEEFFFF")
+    assert [r.code for r in store.load_rooms()] == ["AAAABBBBCCCC"]
+    with pytest.raises(StorageError, match="not stored"):
+        store.update_room("DDDDEEEEFFFF", status="broken")
+    with pytest.raises(StorageError):  # the same move twice is refused, the first one stays
+        store.append_action("AAAABBBBCCCC", 0, "p1 done @2")
+    assert store.load_rooms()[0].actions == ["p0 done @1"]
+
+
+def test_a_finished_game_goes_to_the_log_and_its_room_away_in_one_transaction(
+        store: Storage, played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    store.save_room(stored_room("AAAABBBBCCCC", ["p0 done @1500"]))
+    bad = dataclasses.replace(honest(played, "won"), options={"x": object()})
+    with pytest.raises(StorageError):
+        store.finish_room("AAAABBBBCCCC", bad)
+    assert store.count_games() == 0 and len(store.load_rooms()) == 1  # nothing lost
+    log_id = store.finish_room("AAAABBBBCCCC", honest(played, "won"))
+    assert store.get_game(log_id) is not None and store.load_rooms() == []

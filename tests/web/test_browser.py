@@ -142,7 +142,7 @@ def create_room(page: Page, base: str, *, players: int = 2, bots_fast: bool = Tr
     if bots_fast:
         page.get_by_test_id("opt-bot-delay").fill("50")
     page.get_by_test_id("create-game").click()
-    page.wait_for_url(re.compile(r"#/room/[A-Z0-9]{5}$"))
+    page.wait_for_url(re.compile(r"#/room/[A-Z0-9]{12}$"))
     return page.url.rsplit("/", 1)[1]
 
 

@@ -26,7 +26,7 @@ import zlib
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from fusegame.constraints import EMPTY, CompiledCard, State
+from fusegame.constraints import EMPTY, CompiledCard, State, memo_limit
 from fusegame.dice import DiceSet, die_type
 from fusegame.rng import Rng
 
@@ -92,6 +92,10 @@ class CardModel:
         hit = self._memo.get(state)
         if hit is not None:
             return hit
+        if self.big and len(self._memo) >= 10 * memo_limit():
+            # a loose card's estimates are kept bounded like its legality memo; each is a tenth of
+            # the size and costs roll-outs to make again, so ten times as many are kept
+            self._memo.clear()
         if self.big and state.count(EMPTY) > 1:
             est = self._memo[state] = self._rollouts(state)
             return est

@@ -1,9 +1,10 @@
 """The web server: HTTP for the lobby, the BDT Log, cards and tutorial; a WebSocket per player.
 
 ``create_app(db_url)`` builds the FastAPI application; ``fuse serve`` runs it under uvicorn. The
-rooms live in memory on the server's event loop (``fusegame.server.lobby``; see
-``fusegame.server.room`` for the match pipeline, ``fusegame.server.sockets`` for the sockets);
-finished games go to the database through ``fusegame.server.storage``.
+rooms live in memory on the server's event loop and are written to the database as they change,
+so that a restarted server resumes them (``fusegame.server.lobby``; see ``fusegame.server.room``
+for the match pipeline, ``fusegame.server.sockets`` for the sockets); finished games go to the BDT
+Log through ``fusegame.server.storage``.
 """
 
 from __future__ import annotations
@@ -13,29 +14,37 @@ import contextlib
 import gc
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from fusegame.cards import builtin_catalogue
+from fusegame.constraints import set_memo_limit
 from fusegame.record import GameRecord, RecordError
-from fusegame.server.lobby import Lobby
+from fusegame.server import wire
+from fusegame.server.cardpages import CardPages, respond
+from fusegame.server.guard import RATE_LIMITS, Origins, Rates, client_key
+from fusegame.server.lobby import ENGINE_MEMO_STATES, Lobby, normal_code, stop_on_signals
 from fusegame.server.options import OptionError, option_choices
 from fusegame.server.replays import Replay, ReplayCache
-from fusegame.server.room import MAX_MESSAGE, RoomError
-from fusegame.server.sockets import SocketClient
-from fusegame.server.storage import Storage, default_url
+from fusegame.server.room import MAX_MESSAGE, Room, RoomError
+from fusegame.server.sockets import SocketClient, rate_limited
+from fusegame.server.storage import Storage, StorageError, default_url
 from fusegame.server.tutorial import Tutorial
 
 log = logging.getLogger("fusegame.server")
 
-MAX_BODY = 64 * 1024
+MAX_BODY = wire.MAX_BODY
+#: Close codes of a socket refused at its opening: too many look-ups from its address, no such room.
+CLOSE_RATE_LIMITED = 4429
+CLOSE_UNKNOWN_ROOM = 4404
 
 
 def _static_dir() -> Path:
@@ -46,19 +55,57 @@ def _error(status: int, detail: str) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=status)
 
 
-async def _json_body(request: Request) -> Any:
+class RoomOver(Exception):
+    """A look-up of a room whose game is over and in the log, after the room has left the server
+    (404, with the log id, so that a page reloaded on the end screen is sent to the game)."""
+
+    def __init__(self, code: str, log_id: int) -> None:
+        super().__init__(f"room {code!r} has finished: its game is number {log_id} in the BDT Log")
+        self.log_id = log_id
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"detail": str(self), "reason": "finished", "params": {"log_id": self.log_id}}
+
+
+class RateLimited(Exception):
+    """A request refused for its address's rate (429, with Retry-After)."""
+
+    def __init__(self, wait: float, what: str) -> None:
+        super().__init__(what)
+        self.wait = max(1, round(wait))
+        self.what = what
+
+
+async def _body(request: Request) -> bytes:
+    """The request body, read no further than ``MAX_BODY`` (413 beyond it)."""
+    too_large = HTTPException(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
     size = request.headers.get("content-length")
     if size is not None and size.isdigit() and int(size) > MAX_BODY:
-        raise HTTPException(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise HTTPException(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
-    if not raw.strip():
-        return {}
-    try:
-        return json.loads(raw)
-    except ValueError:
-        raise HTTPException(400, "the request body is not valid JSON") from None
+        raise too_large
+    chunks, total = [], 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > MAX_BODY:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class _Files(StaticFiles):
+    """The client's files; a path the file system cannot even look up (a NUL byte, a name too
+    long) is simply not there."""
+
+    def lookup_path(self, path: str) -> tuple[str, Any]:
+        try:
+            return super().lookup_path(path)
+        except (OSError, ValueError):
+            return "", None
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        try:
+            return await super().get_response(path, scope)
+        except (OSError, ValueError):
+            raise HTTPException(404) from None
 
 
 #: How ``fuse serve`` runs uvicorn. Frames over 1 MiB close the socket (smaller oversized ones get an
@@ -69,22 +116,39 @@ UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 2
                                    "ws_per_message_deflate": False}
 
 
-def create_app(db_url: str | None = None) -> FastAPI:
+def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | None = RATE_LIMITS,
+               allowed_origins: Iterable[str] = ()) -> FastAPI:
     """The FUSE web application, storing finished games at ``db_url`` (default: a SQLite file in
-    the user's data folder, see ``fusegame.server.storage.default_url``)."""
+    the user's data folder, see ``fusegame.server.storage.default_url``). ``rate_limits`` are the
+    limits per client address (``fusegame.server.guard``; None: none), ``allowed_origins`` the
+    web pages besides the server's own that may open its sockets (``"*"``: any)."""
     storage = Storage(db_url or default_url())
     lobby = Lobby(storage)
     tutorial = Tutorial()
     replays = ReplayCache()
+    rates = Rates(rate_limits)
+    origins = Origins(allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # everything loaded so far (catalogues, compiled cards, the planner's tables) lives as long
         # as the server: keeping it out of the collector's full passes shortens their pauses
+        set_memo_limit(ENGINE_MEMO_STATES)
         gc.collect()
         gc.freeze()
-        yield
-        storage.close()
+        # every room that was open when the server stopped, however it stopped, is back before
+        # the first request is served
+        resumed = lobby.resume()
+        await lobby.stores_done()  # a game that had ended unlogged is in the log before any request
+        if resumed:
+            log.warning("resumed %d room(s) from %s", resumed, storage.url)
+        restore_signals = stop_on_signals(lobby)
+        try:
+            yield
+        finally:
+            restore_signals()
+            await lobby.close()  # already done if a signal stopped the server
+            storage.close()
 
     app = FastAPI(title="FUSE", version="0.1.0", lifespan=lifespan,
                   description="Play FUSE and FUSE: Countdown together in the browser.")
@@ -99,6 +163,54 @@ def create_app(db_url: str | None = None) -> FastAPI:
             parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg")))
         return _error(422, "; ".join(parts) or "invalid request")
 
+    @app.exception_handler(wire.BodyError)
+    async def bad_body(request: Request, exc: wire.BodyError) -> JSONResponse:
+        return _error(exc.status, str(exc))
+
+    @app.exception_handler(RoomOver)
+    async def room_over(request: Request, exc: RoomOver) -> JSONResponse:
+        return JSONResponse(exc.to_dict(), status_code=404)
+
+    @app.exception_handler(RateLimited)
+    async def too_many(request: Request, exc: RateLimited) -> JSONResponse:
+        # the reason and the wait let the page say it in its own words
+        return JSONResponse({"detail": f"too many {exc.what} from your address: wait {exc.wait} s",
+                             "reason": "rate_limited", "params": {"retry_after": exc.wait}},
+                            status_code=429, headers={"Retry-After": str(exc.wait)})
+
+    def address_of(conn: Request | WebSocket) -> str:
+        return client_key(conn.client.host if conn.client else None)
+
+    def count(kind: str, address: str, what: str) -> None:
+        wait = rates.hit(kind, address)
+        if wait is not None:
+            raise RateLimited(wait, what)
+
+    def find_room(code: str, address: str) -> Room:
+        """The room for a look-up from ``address`` (404 when there is none). An address that has
+        used up its misses is refused every look-up, so a guesser learns nothing more."""
+        wait = rates.wait("miss", address)
+        if wait is not None:
+            raise RateLimited(wait, "look-ups of unknown rooms")
+        count("lookup", address, "room look-ups")
+        try:
+            return lobby.get(code)
+        except HTTPException:
+            log_id = game_of_room(code)
+            if log_id is not None:
+                raise RoomOver(normal_code(code), log_id) from None
+            rates.hit("miss", address)
+            raise
+
+    def game_of_room(code: str) -> int | None:
+        if len(code) > 64:
+            return None
+        try:
+            return storage.game_of_room(normal_code(code))
+        except StorageError:
+            log.exception("could not look a room up in the log")
+            return None
+
     # ---------------------------------------------------------------- lobby
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
@@ -106,7 +218,8 @@ def create_app(db_url: str | None = None) -> FastAPI:
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> dict[str, Any]:
-        body = await _json_body(request)
+        count("create", address_of(request), "new rooms")
+        body = wire.parse_json(await _body(request))
         try:
             room = lobby.create(body)
         except OptionError as e:
@@ -114,20 +227,21 @@ def create_app(db_url: str | None = None) -> FastAPI:
         return {"code": room.code, "url": room.to_dict()["url"], "room": room.to_dict()}
 
     @app.get("/api/rooms/{code}")
-    async def get_room(code: str) -> dict[str, Any]:
-        return {"room": lobby.get(code).to_dict()}
+    async def get_room(code: str, request: Request) -> dict[str, Any]:
+        return {"room": find_room(code, address_of(request)).to_dict()}
 
     @app.post("/api/rooms/{code}/join", response_model=None)
     async def join(code: str, request: Request) -> dict[str, Any] | JSONResponse:
-        room = lobby.get(code)
-        body = await _json_body(request)
-        if not isinstance(body, dict):
-            raise HTTPException(422, 'send {"name": "...", "seat": null}')
-        seat = body.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise HTTPException(422, "seat: expected a seat number or null")
+        address = address_of(request)
+        count("join", address, "joins")
+        room = find_room(code, address)
+        body = wire.parse_body(await _body(request), wire.JoinBody)
+        name = wire.join_name(body.name)
         try:
-            s = room.join(str(body.get("name", "")), seat)
+            if name is None:
+                raise RoomError(f"a name is 1 to {wire.MAX_NAME} characters", 422, reason="name",
+                                max=wire.MAX_NAME)
+            s = room.join(name, body.seat)
         except RoomError as e:
             # the refusal's reason and facts let the page say it in its own words
             return JSONResponse({"detail": str(e), "reason": e.reason, "params": e.params},
@@ -137,15 +251,32 @@ def create_app(db_url: str | None = None) -> FastAPI:
     # ---------------------------------------------------------------- the match
     @app.websocket("/ws/{code}")
     async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
+        origin = ws.headers.get("origin")
+        if not origins.allows(origin, ws.headers.get("host")):
+            log.warning("refused a socket opened by the page at %r (fuse serve --allow-origin lets "
+                        "another site's pages in)", (origin or "")[:200])
+            await ws.close(code=1008)  # before accepting: the browser is answered 403
+            return
+        address = address_of(ws)
         await ws.accept()
-        room = lobby.rooms.get(code.upper())
-        if room is None:
+        try:
+            room = find_room(code, address)
+        except RateLimited as e:
+            await ws.send_text(rate_limited(e.wait, e.what))
+            await ws.close(code=CLOSE_RATE_LIMITED)
+            return
+        except RoomOver as e:
+            await ws.send_text(json.dumps({"type": "error", "code": "unknown_room", "message": str(e),
+                                           "reason": "finished", "params": {"log_id": e.log_id}}))
+            await ws.close(code=CLOSE_UNKNOWN_ROOM)
+            return
+        except HTTPException:
             await ws.send_text(json.dumps({"type": "error", "code": "unknown_room",
                                            "message": f"no room {code.upper()[:16]!r}", "reason": None,
                                            "params": {}}))
-            await ws.close(code=4404)
+            await ws.close(code=CLOSE_UNKNOWN_ROOM)
             return
-        client = SocketClient(ws, room.seat_of(token))
+        client = SocketClient(ws, room.seat_of(wire.seat_token(token)), address=address, rates=rates)
         pump = asyncio.create_task(client.pump())
         room.connect(client)
         try:
@@ -159,7 +290,7 @@ def create_app(db_url: str | None = None) -> FastAPI:
                     # an oversized binary frame is refused like an oversized text one
                     text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE else "x" * (
                         MAX_MESSAGE + 1)
-                room.handle(client, text)
+                client.receive(room, text)
         except WebSocketDisconnect:
             pass
         finally:
@@ -168,16 +299,15 @@ def create_app(db_url: str | None = None) -> FastAPI:
             pump.cancel()
 
     # ---------------------------------------------------------------- the BDT Log
-    def filters(game: str | None, players: int | None, difficulty: str | None,
-                won: bool | None) -> dict[str, Any]:
-        return {"game": game, "players": players, "difficulty": difficulty, "won": won}
-
     @app.get("/api/log")
     async def log_list(game: str | None = None, players: int | None = None, difficulty: str | None = None,
-                       won: bool | None = None, limit: int = 50, offset: int = 0) -> dict[str, Any]:
-        if not 1 <= limit <= 500 or offset < 0:
-            raise HTTPException(422, "limit: 1 to 500; offset: 0 or more")
-        f = filters(game, players, difficulty, won)
+                       won: bool | None = None, ranked: bool | None = None, bots: bool | None = None,
+                       seeded: bool | None = None, official: bool | None = None, limit: int = 50,
+                       offset: int = 0) -> dict[str, Any]:
+        if not 1 <= limit <= 500 or not 0 <= offset <= wire.MAX_OFFSET:
+            raise HTTPException(422, f"limit: 1 to 500; offset: 0 to {wire.MAX_OFFSET}")
+        f: dict[str, Any] = {"game": game, "players": players, "difficulty": difficulty, "won": won,
+                             "ranked": ranked, "bots": bots, "seeded": seeded, "official": official}
         games = await asyncio.to_thread(storage.list_games, limit=limit, offset=offset, **f)
         best = await asyncio.to_thread(storage.best_games, limit=10, **f)
         total = await asyncio.to_thread(storage.count_games, **f)
@@ -218,39 +348,26 @@ def create_app(db_url: str | None = None) -> FastAPI:
 
     @app.post("/api/tutorial/{lesson}/try")
     async def tutorial_try(lesson: str, request: Request, lang: str = "en") -> dict[str, Any]:
-        body = await _json_body(request)
-        action = body.get("action") if isinstance(body, dict) else None
-        if not isinstance(action, str):
-            raise HTTPException(422, 'send {"action": "place d3 F12 s1"}')
+        body = wire.parse_body(await _body(request), wire.TryBody)
         try:
-            return tutorial.attempt(lesson, action, lang)
+            return tutorial.attempt(lesson, body.action, lang)
         except KeyError:
-            raise HTTPException(404, f"no lesson {lesson!r}") from None
+            raise HTTPException(404, f"no lesson {lesson[:40]!r}") from None
 
     # ---------------------------------------------------------------- cards
-    catalogue = builtin_catalogue()
+    pictures = CardPages(builtin_catalogue(), tutorial.cards)
 
     @app.get("/api/cards/{name}")
-    async def card_svg(name: str) -> Response:
-        from fusegame.web.svg import any_card_svg, card_svg
-
+    async def card_svg(name: str, request: Request) -> Response:
         card_id = name.removesuffix(".svg")
-        try:
-            svg = any_card_svg(catalogue, card_id)
-        except (KeyError, ValueError):
-            lesson_card = tutorial.cards.get(card_id)
-            if lesson_card is None:
-                raise HTTPException(404, f"no card {card_id!r}") from None
-            svg = card_svg(lesson_card)
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+        drawn = await pictures.card(card_id)
+        if drawn is None:
+            raise HTTPException(404, f"no card {card_id[:40]!r}")
+        return respond(drawn, request)
 
-    @app.get("/cards", response_class=HTMLResponse)
-    async def cards_page(set: str | None = None) -> HTMLResponse:
-        from fusegame.web.svg import catalogue_page
-
-        if set not in (None, "fuse", "countdown"):
-            raise HTTPException(422, "set: fuse or countdown")
-        return HTMLResponse(catalogue_page(catalogue, set))
+    @app.get("/cards")
+    async def cards_page(request: Request, set: Literal["fuse", "countdown"] | None = None) -> Response:
+        return respond(await pictures.page(set), request)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -259,5 +376,5 @@ def create_app(db_url: str | None = None) -> FastAPI:
 
     static = _static_dir()
     if static.is_dir():
-        app.mount("/", StaticFiles(directory=static, html=True), name="client")
+        app.mount("/", _Files(directory=static, html=True), name="client")
     return app

@@ -1,28 +1,72 @@
-"""Every room on this server: creating them, finding them by code, forgetting them, and storing
-their finished games in the BDT Log."""
+"""Every room on this server: creating them, finding them by code, keeping them in the database
+while they are open, bringing them back when the server starts again, forgetting them, and storing
+their finished games in the BDT Log.
+
+**Durable rooms.** A room is written down when it is created, and again whenever it changes: its
+status and seats (names, tokens, ready, bots, who has played each seat) with each change, each
+action of its game as one more row. The room calls its host (this lobby) before it sends the frames
+that show a change (``fusegame.server.room.RoomHost``), so whatever a page has seen is in the
+database. A write that fails is logged and the room is written whole at its next change. When the
+server starts, ``resume`` builds every room again from what was kept (``Room.restore``).
+
+**Bounded memory.** A finished room leaves memory as soon as its game is in the log and its last
+socket has closed (at most ``FINISHED_KEEP_S`` after the end while sockets stay open: they keep
+their own reference until they close). A lobby that nobody has had open for ``LOBBY_IDLE_S`` is
+forgotten, in memory and in the database. Each of these is a timer of its own on the event loop,
+started when the room falls idle and cancelled or re-armed as it changes: creating or finding a
+room never looks at the others.
+
+**Stopping.** ``close`` holds every clock, tells every page that the server is restarting, writes
+the clocks down, waits for the games being stored and gives the sockets a moment to send it all;
+``stop_on_signals`` runs it when the process gets SIGTERM or SIGINT, before uvicorn closes the
+sockets.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
+import signal
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
+from types import FrameType
 from typing import Any
 
 from fastapi import HTTPException
 
+from fusegame.rules.actions import Action
+from fusegame.rules.config import GameConfig
 from fusegame.server.options import RoomOptions, parse_options
-from fusegame.server.room import Room, Timer
-from fusegame.server.storage import Storage, entry_from_state
+from fusegame.server.room import Room, Scheduler, Timer
+from fusegame.server.storage import (
+    BOT,
+    PERSON,
+    Storage,
+    StorageError,
+    StoredRoom,
+    entry_from_state,
+)
 
 log = logging.getLogger("fusegame.server")
 
-#: Room codes: short, read aloud easily, no look-alike letters (0/O, 1/I/L).
+#: Room codes: read aloud easily, no look-alike letters (0/O, 1/I/L). Twelve of these 31 characters
+#: are about 59 bits: with a thousand rooms open, a guesser making a hundred thousand look-ups a
+#: second would need some 250 years on average to find one.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
-#: A finished room with nobody left in it is forgotten after this long (its game is in the log).
-ROOM_TTL_S = 30 * 60
+CODE_LENGTH = 12
+#: A lobby that nobody has had open this long is forgotten.
+LOBBY_IDLE_S = 30 * 60
+#: A finished room whose sockets stay open is still found by its code this long after its end.
+FINISHED_KEEP_S = 10 * 60
+#: How long a stopping server waits for the sockets to send their last frames.
+FLUSH_S = 2.0
+#: The card states each card's memos keep in this process (``fusegame.constraints.set_memo_limit``).
+#: The default suits simulations; here it holds every state a few games visit (as fast in play),
+#: and keeps the memos of all the cards under about 150 MB however long the server runs.
+ENGINE_MEMO_STATES = 1_000
 
 
 class LoopScheduler:
@@ -41,14 +85,36 @@ class LoopScheduler:
         return asyncio.get_running_loop().call_later(max(0.0, delay), run)
 
 
-class Lobby:
-    """Every room on this server, by code."""
+def options_to_stored(options: RoomOptions) -> dict[str, Any]:
+    """A room's options as the database keeps them: everything ``RoomOptions`` holds."""
+    return {"config": options.config.to_dict(), "hints": options.hints, "bot_delay_ms": options.bot_delay_ms,
+            "seed": options.seed, "choice_timeout_s": options.choice_timeout_s,
+            "leave_grace_s": options.leave_grace_s}
 
-    def __init__(self, storage: Storage) -> None:
+
+def options_from_stored(d: dict[str, Any]) -> RoomOptions:
+    return RoomOptions(config=GameConfig.from_dict(d["config"]), hints=bool(d["hints"]),
+                       bot_delay_ms=int(d["bot_delay_ms"]), seed=d["seed"],
+                       choice_timeout_s=float(d["choice_timeout_s"]), leave_grace_s=float(d["leave_grace_s"]))
+
+
+def normal_code(code: str) -> str:
+    """A code as typed or read out (any case, spaces or dashes between the groups) as stored."""
+    return "".join(code.split()).replace("-", "").upper()
+
+
+class Lobby:
+    """Every room on this server, by code (see the module's docstring)."""
+
+    def __init__(self, storage: Storage, scheduler: Scheduler | None = None) -> None:
         self.rooms: dict[str, Room] = {}
         self.storage = storage
-        self.scheduler = LoopScheduler()
+        self.scheduler: Scheduler = scheduler or LoopScheduler()
+        self.closing = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._expiry: dict[str, Timer] = {}
+        self._unsaved: set[str] = set()  # rooms whose last write failed: written whole next time
+        self._stored: set[str] = set()  # finished rooms whose game has gone to the log
 
     def new_code(self) -> str:
         while True:
@@ -62,40 +128,222 @@ class Lobby:
 
     def open(self, options: RoomOptions) -> Room:
         """A new room for already checked options."""
-        self.forget_old()
-        room = Room(self.new_code(), options, self.scheduler, on_over=self._store)
+        room = Room(self.new_code(), options, self.scheduler, host=self)
         self.rooms[room.code] = room
+        self._write_whole(room)
+        self._expire_later(room, LOBBY_IDLE_S)
         return room
 
     def get(self, code: str) -> Room:
-        room = self.rooms.get(code.upper())
+        room = self.rooms.get(normal_code(code)) if len(code) <= 64 else None
         if room is None:
-            raise HTTPException(404, f"no room {code!r}: check the code, or create a new game")
+            raise HTTPException(404, f"no room {code[:20]!r}: check the code, or create a new game")
         return room
 
-    def forget_old(self) -> None:
-        now = self.scheduler.now()
-        for code, room in list(self.rooms.items()):
-            idle = room.finished_at is not None and now - room.finished_at > ROOM_TTL_S
-            abandoned = room.status == "lobby" and not room.clients and now - room.created > 6 * ROOM_TTL_S
-            if (idle or abandoned) and not room.clients:
-                del self.rooms[code]
+    # ================================================================== writing rooms down
+    def _stored_form(self, room: Room) -> StoredRoom:
+        m = room.match
+        return StoredRoom(code=room.code, status=room.status, options=options_to_stored(room.options),
+                          seed=room.seed, seats=[s.stored() for s in room.seats],
+                          created_at=datetime.now(UTC), clock_ms=room.held_ms,
+                          actions=[str(a) for a in m.record.actions] if m is not None else [])
 
-    def _store(self, room: Room) -> None:
-        task = asyncio.get_running_loop().create_task(self._store_async(room))
+    def _write_whole(self, room: Room) -> None:
+        try:
+            self.storage.save_room(self._stored_form(room))
+        except StorageError as e:
+            log.error("room %s is not written down (%s); it is written whole at its next change",
+                      room.code, e)
+            self._unsaved.add(room.code)
+        else:
+            self._unsaved.discard(room.code)
+
+    def _write(self, room: Room, write: Callable[[], None]) -> None:
+        if room.code in self._unsaved:
+            self._write_whole(room)
+            return
+        try:
+            write()
+        except StorageError as e:
+            log.error("room %s: a change is not written down (%s); the room is written whole at its "
+                      "next change", room.code, e)
+            self._unsaved.add(room.code)
+
+    def room_changed(self, room: Room) -> None:
+        if not room.durable:  # a match from a scenario: there is nothing to bring back
+            self._write(room, partial(self.storage.delete_room, room.code))
+            return
+        seats = [s.stored() for s in room.seats]
+        self._write(room, partial(self.storage.update_room, room.code, status=room.status, seats=seats))
+
+    def action_recorded(self, room: Room, action: Action, seats: list[dict[str, Any]] | None) -> None:
+        assert room.match is not None
+        index = len(room.match.record.actions) - 1
+        self._write(room, partial(self.storage.append_action, room.code, index, str(action), seats=seats))
+
+    # ================================================================== finished games
+    def game_over(self, room: Room) -> None:
+        task = asyncio.get_running_loop().create_task(self._store(room))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _store_async(self, room: Room) -> None:
+    async def _store(self, room: Room) -> None:
         m = room.match
         assert m is not None
-        names = [s.name for s in room.seats]
-        bots = sum(1 for s in room.seats if s.kind == "bot")
-        entry = entry_from_state(m.state, m.record, names, bots, room.options.to_dict(),
-                                 datetime.now(UTC))
+        played = [s.played or (PERSON if s.kind == "human" else BOT) for s in room.seats]
+        entry = entry_from_state(m.state, m.record, [s.name for s in room.seats],
+                                 sum(1 for p in played if p != PERSON), room.options.to_dict(),
+                                 datetime.now(UTC), played_by=played, seeded=room.options.seed is not None)
         log_id: int | None = None
         try:
-            log_id = await asyncio.to_thread(self.storage.save_game, entry)
+            # the log entry and the end of the room's row are one transaction: a server stopping in
+            # between neither loses the game nor logs it twice (a room still kept is stored when
+            # the server is back)
+            log_id = await asyncio.to_thread(self.storage.finish_room, room.code if room.durable else None,
+                                             entry)
         except Exception:
             log.exception("could not store the game of room %s", room.code)
         room.stored(log_id)
+        self._stored.add(room.code)
+        if room.clients:
+            self._expire_later(room, FINISHED_KEEP_S)
+        else:
+            self._drop(room)
+
+    # ================================================================== leaving memory
+    def room_idle(self, room: Room) -> None:
+        if room.status == "lobby":
+            self._expire_later(room, LOBBY_IDLE_S)
+        elif room.status == "over" and room.code in self._stored:
+            self._drop(room)
+
+    def _expire_later(self, room: Room, delay: float) -> None:
+        old = self._expiry.pop(room.code, None)
+        if old is not None:
+            old.cancel()
+        self._expiry[room.code] = self.scheduler.call_later(delay, partial(self._expire, room))
+
+    def _expire(self, room: Room) -> None:
+        self._expiry.pop(room.code, None)
+        if self.rooms.get(room.code) is not room:
+            return
+        if room.status == "over":
+            self._drop(room)  # sockets still open keep their own reference until they close
+        elif room.status == "lobby" and not room.clients:
+            self._drop(room)  # a socket still open re-arms this when it closes
+            self._write(room, partial(self.storage.delete_room, room.code))
+
+    def _drop(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        timer = self._expiry.pop(room.code, None)
+        if timer is not None:
+            timer.cancel()
+        self._stored.discard(room.code)
+        self._unsaved.discard(room.code)
+
+    # ================================================================== restarting
+    def resume(self) -> int:
+        """Bring back every room the database keeps (when the server starts); returns how many.
+        A room that cannot be rebuilt is logged and marked ``broken`` (kept, never tried again)."""
+        try:
+            kept = self.storage.load_rooms()
+        except StorageError as e:
+            log.error("the open rooms cannot be read, none is resumed: %s", e)
+            return 0
+        count = 0
+        for k in kept:
+            if k.status == "broken" or k.code in self.rooms:
+                continue
+            try:
+                room = Room.restore(k.code, options_from_stored(k.options), self.scheduler, host=self,
+                                    seed=k.seed, status=k.status, seats=k.seats,
+                                    actions=[Action.parse(a) for a in k.actions], clock_ms=k.clock_ms)
+            except Exception:
+                log.exception("room %s cannot be resumed; it is kept as broken", k.code)
+                try:
+                    self.storage.update_room(k.code, status="broken")
+                except StorageError:
+                    pass
+                continue
+            self.rooms[room.code] = room  # a finished one leaves again once its game is stored
+            if room.status == "lobby":
+                self._expire_later(room, LOBBY_IDLE_S)
+            count += 1
+        return count
+
+    async def stores_done(self) -> None:
+        """Wait until every finished game on its way to the log is there."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        """The server is stopping: hold every clock and tell every page (``restarting``), write
+        the held clocks down, wait for the games being stored, and give the sockets up to
+        ``FLUSH_S`` to send their last frames. Safe to call twice."""
+        if not self.closing:
+            self.closing = True
+            for room in list(self.rooms.values()):
+                room.suspend()
+                if room.durable and room.status != "over":
+                    seats = [s.stored() for s in room.seats]
+                    self._write(room, partial(self.storage.update_room, room.code, seats=seats,
+                                              clock_ms=room.held_ms))
+        await self.stores_done()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FLUSH_S
+        while loop.time() < deadline and any(_unsent(c) for r in self.rooms.values() for c in r.clients):
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # the last frame taken from a queue may still be on its way out
+
+
+def _unsent(client: object) -> bool:
+    # the server's sockets queue their frames (``fusegame.server.sockets``); others send at once
+    queue = getattr(client, "queue", None)
+    return isinstance(queue, asyncio.Queue) and not queue.empty()
+
+
+def stop_on_signals(lobby: Lobby) -> Callable[[], None]:
+    """Run ``lobby.close`` when the process gets SIGTERM or SIGINT, then hand the signal on to the
+    handler that was there (uvicorn's, which stops the server and closes the sockets). A second
+    signal while closing goes straight on. Only where a server installed handlers of its own, in
+    the main thread; returns what puts them back."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    previous: dict[int, Callable[[int, FrameType | None], Any]] = {}
+    closing: list[asyncio.Task[None] | None] = []
+
+    async def close_then(handler: Callable[[int, FrameType | None], Any], signum: int) -> None:
+        try:
+            await lobby.close()
+        except Exception:
+            log.exception("the rooms could not all be stopped cleanly")
+        handler(signum, None)
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        handler = previous[signum]
+        if closing:
+            handler(signum, frame)
+            return
+        closing.append(None)
+
+        # the handler runs between two bytecodes of whatever the loop was doing: the message in
+        # the pipeline is finished first, and the rooms are stopped from the loop
+        def start() -> None:
+            closing.append(loop.create_task(close_then(handler, signum)))
+
+        loop.call_soon_threadsafe(start)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        handler = signal.getsignal(sig)
+        if callable(handler) and handler is not signal.default_int_handler:
+            previous[sig] = handler
+            signal.signal(sig, on_signal)
+
+    def restore() -> None:
+        for sig, handler in previous.items():
+            if signal.getsignal(sig) is on_signal:
+                signal.signal(sig, handler)
+
+    return restore

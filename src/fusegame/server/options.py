@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from fusegame.rules.config import ConfigError, Difficulty, Game, GameConfig, Module, Setup
 from fusegame.rules.games import GAMES
@@ -59,70 +61,64 @@ class RoomOptions:
         }
 
 
-def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
-    v = data.get(key, default)
-    if not isinstance(v, bool):
-        raise OptionError(f"{key}: expected true or false, got {v!r}")
-    return v
+class _OptionsBody(BaseModel):
+    """The JSON body of ``POST /api/rooms`` as declared; ``parse_options`` adds the checks that
+    depend on the game (players, fuse cards) and the engine's own (``GameConfig``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game: Game = Game.FUSE
+    players: StrictInt | None = None
+    difficulty: Difficulty = Difficulty.STANDARD
+    modules: Annotated[list[Module], Field(max_length=len(Module))] = []
+    setup: Setup = Setup.STANDARD
+    six_point_cards: StrictBool = False
+    fuse_cards: Annotated[StrictInt, Field(ge=0)] | None = None
+    strict_fuse: StrictBool = False
+    timed: StrictBool = True
+    hints: StrictBool = False
+    bot_delay_ms: Annotated[StrictInt, Field(ge=0, le=MAX_BOT_DELAY_MS)] | None = None
+    seed: Annotated[StrictInt, Field(ge=0, le=2**63 - 1)] | None = None
 
 
-def _int(data: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int | None:
-    v = data.get(key, default)
-    if v is None:
-        return None
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise OptionError(f"{key}: expected a whole number, got {v!r}")
-    if not lo <= v <= hi:
-        raise OptionError(f"{key}: must be from {lo} to {hi}, got {v}")
-    return v
+_KNOWN = ", ".join(sorted(_OptionsBody.model_fields))
 
 
-def _choice(data: dict[str, Any], key: str, default: str, choices: list[str]) -> str:
-    v = data.get(key, default)
-    if v not in choices:
-        raise OptionError(f"{key}: {v!r} is not one of {', '.join(choices)}")
-    return str(v)
+def _problem(e: ValidationError) -> str:
+    err = e.errors(include_url=False, include_input=False)[0]
+    loc = err["loc"]
+    if err["type"] == "extra_forbidden":
+        return f"unknown option {str(loc[0])!r} (known: {_KNOWN})"
+    if err["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        return "the room options must be a JSON object"
+    where = ".".join(str(x) for x in loc)
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return f"{where}: {msg}" if where else msg
 
 
 def parse_options(data: Any) -> RoomOptions:
-    """Read the JSON body of ``POST /api/rooms``; every field is optional."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise OptionError("the room options must be a JSON object")
-    known = {"game", "players", "difficulty", "modules", "setup", "six_point_cards", "fuse_cards",
-             "strict_fuse", "timed", "hints", "bot_delay_ms", "seed"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise OptionError(f"unknown option {unknown[0]!r} (known: {', '.join(sorted(known))})")
-    game = _choice(data, "game", Game.FUSE.value, [g.value for g in Game])
-    spec = GAMES[Game(game)]
-    lo, hi = spec.players
-    players = _int(data, "players", spec.default_players, lo, hi)
-    difficulty = _choice(data, "difficulty", Difficulty.STANDARD.value, [d.value for d in Difficulty])
-    modules = data.get("modules", [])
-    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
-        raise OptionError("modules: expected a list of module names")
-    names = [m.value for m in Module]
-    for m in modules:
-        if m not in names:
-            raise OptionError(f"modules: {m!r} is not one of {', '.join(names)}")
-    setup = _choice(data, "setup", Setup.STANDARD.value, [s.value for s in Setup])
+    """Read the JSON body of ``POST /api/rooms`` (already parsed); every field is optional."""
+    try:
+        body = _OptionsBody.model_validate({} if data is None else data)
+    except ValidationError as e:
+        raise OptionError(_problem(e)) from None
+    lo, hi = GAMES[body.game].players
+    players = body.players if body.players is not None else GAMES[body.game].default_players
+    if not lo <= players <= hi:
+        raise OptionError(f"players: must be from {lo} to {hi}, got {players}")
     most = max(r["max"] for by_level in fuse_card_ranges().values() for r in by_level.values())
-    fuse_cards = _int(data, "fuse_cards", None, 0, most)
-    timed = _bool(data, "timed", True)
-    seed = _int(data, "seed", None, 0, 2**63 - 1)
-    delay = _int(data, "bot_delay_ms", DEFAULT_BOT_DELAY_MS, 0, MAX_BOT_DELAY_MS)
+    if body.fuse_cards is not None and body.fuse_cards > most:
+        raise OptionError(f"fuse_cards: must be from 0 to {most}, got {body.fuse_cards}")
     try:
         config = GameConfig(
-            players=players or 1, difficulty=Difficulty(difficulty), setup=Setup(setup),
-            six_point_cards=_bool(data, "six_point_cards", False), fuse_cards=fuse_cards,
-            feasibility=not _bool(data, "strict_fuse", False), time_limit=600 if timed else None,
-            game=Game(game), modules=tuple(Module(m) for m in modules))
+            players=players, difficulty=body.difficulty, setup=body.setup,
+            six_point_cards=body.six_point_cards, fuse_cards=body.fuse_cards,
+            feasibility=not body.strict_fuse, time_limit=600 if body.timed else None,
+            game=body.game, modules=tuple(body.modules))
     except ConfigError as e:
         raise OptionError(str(e)) from None
-    return RoomOptions(config=config, hints=_bool(data, "hints", False),
-                       bot_delay_ms=delay if delay is not None else DEFAULT_BOT_DELAY_MS, seed=seed)
+    delay = body.bot_delay_ms if body.bot_delay_ms is not None else DEFAULT_BOT_DELAY_MS
+    return RoomOptions(config=config, hints=body.hints, bot_delay_ms=delay, seed=body.seed)
 
 
 @cache

@@ -9,6 +9,12 @@ own tasks from queues, so a slow client never holds up the pipeline.
 
 Time and timers come in through a ``Scheduler`` (the event loop in the server), so the room itself
 reads no clock of its own: the game's time is ``scheduler.now() - start``.
+
+A room is written down as it changes, through its ``RoomHost`` (the lobby, which keeps it in the
+database): each applied action is recorded before its frames are built, and a change of status or
+seats before the frame that shows it, so no player ever sees a change the database does not have.
+``Room.restore`` builds a room again from what was kept (the record replayed); its clock stays held
+where the game stopped until a player is back (``hold``, ``release``).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -30,15 +36,17 @@ from fusegame.rules.actions import Action, ActionParseError, Done, Place, Return
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction, new_game
 from fusegame.rules.views import die_view
+from fusegame.server import wire
 from fusegame.server.options import RoomOptions
+from fusegame.server.storage import BOT, PERSON, PERSON_THEN_BOT
 
 log = logging.getLogger("fusegame.server")
 
-#: The largest message a client may send (a chat line or an action is far smaller).
-MAX_MESSAGE = 4096
-MAX_CHAT = 200
-MAX_NAME = 24
-SIGNALS = ("need", "take", "wait")
+#: The door's bounds (``fusegame.server.wire``).
+MAX_MESSAGE = wire.MAX_MESSAGE
+MAX_CHAT = wire.MAX_CHAT
+MAX_NAME = wire.MAX_NAME
+SIGNALS = wire.SIGNALS
 
 
 class Timer(Protocol):
@@ -61,6 +69,24 @@ class Client(Protocol):
     def send(self, text: str) -> None: ...
 
 
+class RoomHost(Protocol):
+    """The server around a room (the lobby): it writes the room down as it changes, always before
+    the frames that show the change go out, and decides when the room leaves memory."""
+
+    def room_changed(self, room: Room) -> None:
+        """The room's status or seats changed (``Seat.stored``)."""
+
+    def action_recorded(self, room: Room, action: Action, seats: list[dict[str, Any]] | None) -> None:
+        """``action`` was applied and added to the record (its index is ``len(actions) - 1``);
+        ``seats`` are the seats when they changed with it (a bot took a turn for a person)."""
+
+    def game_over(self, room: Room) -> None:
+        """The game ended: store it in the BDT Log, then call ``room.stored`` with its id."""
+
+    def room_idle(self, room: Room) -> None:
+        """The room's last socket closed."""
+
+
 def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
@@ -75,6 +101,18 @@ class Seat:
     connections: int = 0
     autoplay: bool = False  #: a bot plays this human's seat (they left, or asked for it)
     left_at: float = 0.0  #: scheduler time the last socket of this seat closed
+    #: who has played the seat since the game started: PERSON, BOT or PERSON_THEN_BOT ("" before)
+    played: str = ""
+
+    def stored(self) -> dict[str, Any]:
+        """What the database keeps of the seat (everything but its sockets)."""
+        return {"kind": self.kind, "name": self.name, "token": self.token, "ready": self.ready,
+                "autoplay": self.autoplay, "played": self.played}
+
+    @classmethod
+    def from_stored(cls, index: int, d: Mapping[str, Any]) -> Seat:
+        return cls(index, kind=str(d["kind"]), name=str(d["name"]), token=str(d["token"]),
+                   ready=bool(d["ready"]), autoplay=bool(d["autoplay"]), played=str(d["played"]))
 
     @property
     def bot_plays(self) -> bool:
@@ -167,7 +205,8 @@ class Match:
     bot_timers: dict[int, Timer] = field(default_factory=dict)
     choice_timers: dict[int, Timer] = field(default_factory=dict)
     choice_due: dict[int, float] = field(default_factory=dict)  #: seat -> scheduler time of the pick
-    planner: TeamPlanner = field(default_factory=TeamPlanner)
+    #: made when first asked, let go when the game ends (its card models are most of a room's memory)
+    planner: TeamPlanner | None = None
 
 
 _NO_MOVES = '{"place":[],"actions":[]}'
@@ -190,7 +229,7 @@ class Room:
     """Seats, lobby and match of one game; see the module docstring for the pipeline."""
 
     def __init__(self, code: str, options: RoomOptions, scheduler: Scheduler, *,
-                 on_over: Callable[[Room], None] | None = None) -> None:
+                 host: RoomHost | None = None, seed: int | None = None) -> None:
         self.code = code
         self.options = options
         self.scheduler = scheduler
@@ -202,11 +241,21 @@ class Room:
         self.log_id: int | None = None
         self.created = scheduler.now()
         self.finished_at: float | None = None
-        self.seed = options.seed if options.seed is not None else secrets.randbits(48)
+        if seed is None:
+            seed = options.seed if options.seed is not None else secrets.randbits(48)
+        self.seed = seed
         # the room's own randomness (bot pace jitter, timed-out choices) never touches the game's
         # generator; whatever it picks is recorded as an action, so replays stay exact
         self.rng = random.Random(self.seed ^ 0x5EED)
-        self.on_over = on_over
+        self.host = host
+        #: false for a match started from a given position (a scenario): its record would not
+        #: replay it, so it is never written down
+        self.durable = True
+        #: the game time the clock is held at (server stopping, or back and waiting for players)
+        self.held_ms: int | None = None
+        self.closing = False  #: the server is stopping: the clock stays held until it is back
+        self._hold_timer: Timer | None = None
+        self._saved = self._snapshot()  # the host writes a new room whole
         self._frame: _Frame | None = None
         self._hints: list[dict[str, Any]] | None = None
         self._advice: tuple[int, list[Hint]] | None = None  # the planner's hints for state ``seq``
@@ -252,7 +301,21 @@ class Room:
         return None
 
     def _room_changed(self) -> None:
+        self._save()
         self.broadcast(dumps({"type": "room", "room": self.to_dict()}))
+
+    def _snapshot(self) -> tuple[str, list[dict[str, Any]]]:
+        return self.status, [s.stored() for s in self.seats]
+
+    def _save(self) -> None:
+        """Have the host write the room's status and seats down when they changed since it last did.
+        A finished room is not written again: its game goes to the log and its row away."""
+        if self.host is None or self.status == "over":
+            return
+        snapshot = self._snapshot()
+        if snapshot != self._saved:
+            self._saved = snapshot
+            self.host.room_changed(self)
 
     # ================================================================== sockets
     def connect(self, client: Client) -> None:
@@ -266,7 +329,10 @@ class Room:
                            "room": self.to_dict()}))
         self._room_changed()
         if self.match is not None:
-            client.send(self._state_frame(client.seat, current_only=True))
+            # the first player back after a restart starts the clock again: everyone's frame says so
+            back = seat is not None and seat.kind == "human" and not self.closing and self.release()
+            if not back:
+                client.send(self._state_frame(client.seat, current_only=True))
             if self.match.state.outcome is not None:
                 client.send(self._over_frame())
             else:
@@ -282,6 +348,8 @@ class Room:
                     seat.left_at = self.scheduler.now()
                     self.scheduler.call_later(self.options.leave_grace_s, partial(self._gone, seat.index))
             self._room_changed()
+            if not self.clients and self.host is not None:
+                self.host.room_idle(self)
 
     def _gone(self, index: int) -> None:
         seat = self.seats[index]
@@ -306,31 +374,37 @@ class Room:
     # ================================================================== the pipeline
     def handle(self, client: Client, text: str) -> None:
         """One message from one socket, handled to the end without yielding."""
-        if len(text) > MAX_MESSAGE:
-            self.error(client, "too_large", f"messages are at most {MAX_MESSAGE} bytes")
-            return
         try:
-            msg = json.loads(text)
-        except ValueError:
-            self.error(client, "bad_message", "not JSON")
+            msg = wire.parse_message(text)
+        except wire.WireError as e:
+            self.error(client, e.code, str(e))
             return
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            self.error(client, "bad_message", 'a message is a JSON object with a "type"')
-            return
-        kind = msg["type"]
-        if kind == "ping":
+        self.handle_message(client, msg)
+
+    def handle_message(self, client: Client, msg: wire.Message) -> None:
+        """One message already read by the door (``fusegame.server.wire``): its fields are checked,
+        its text clean."""
+        if msg.type == "ping":
             client.send('{"type":"pong"}')
-            return
-        handler = getattr(self, f"_on_{kind}", None) if kind.isidentifier() else None
-        if handler is None:
-            self.error(client, "bad_message", f"unknown message type {kind!r}")
             return
         seat = client.seat
         if seat is None:
             self.error(client, "not_seated", "spectators can only watch: join a seat to play")
             return
         try:
-            handler(seat, msg)
+            match msg:
+                case wire.Ready():
+                    self._on_ready(seat, msg)
+                case wire.FillBots():
+                    self._on_fill_bots(seat, msg)
+                case wire.Bot():
+                    self._on_bot(seat, msg)
+                case wire.Chat():
+                    self._on_chat(seat, msg)
+                case wire.Signal():
+                    self._on_signal(seat, msg)
+                case wire.Act():
+                    self._on_act(seat, msg)
         except RoomError as e:
             self.error(client, "not_now", str(e), e.reason, e.params)
         except IllegalAction as e:
@@ -338,17 +412,17 @@ class Room:
         except _BadMessage as e:
             self.error(client, "bad_message", str(e))
         except Exception:  # a bug must cost one message, never the room or the socket
-            log.exception("room %s: message %r failed", self.code, text[:200])
+            log.exception("room %s: message %r failed", self.code, msg)
             self.error(client, "internal", "the server could not handle that message; the game goes on")
 
-    def _on_ready(self, seat: int, msg: dict[str, Any]) -> None:
+    def _on_ready(self, seat: int, msg: wire.Ready) -> None:
         if self.status != "lobby":
             raise RoomError("the game has already started", reason="started")
-        self.seats[seat].ready = bool(msg.get("ready", True))
+        self.seats[seat].ready = msg.ready
         self._room_changed()
         self._maybe_start()
 
-    def _on_fill_bots(self, seat: int, msg: dict[str, Any]) -> None:
+    def _on_fill_bots(self, seat: int, msg: wire.FillBots) -> None:
         if self.status != "lobby":
             raise RoomError("the game has already started", reason="started")
         for s in self.seats:
@@ -357,12 +431,10 @@ class Room:
         self._room_changed()
         self._maybe_start()
 
-    def _on_bot(self, seat: int, msg: dict[str, Any]) -> None:
-        target, on = msg.get("seat"), msg.get("on", True)
-        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(self.seats):
-            raise _BadMessage(f"no seat {target!r}")
-        if not isinstance(on, bool):
-            raise _BadMessage('"on" must be true or false')
+    def _on_bot(self, seat: int, msg: wire.Bot) -> None:
+        target, on = msg.seat, msg.on
+        if target >= len(self.seats):
+            raise _BadMessage(f"no seat {target}")
         s = self.seats[target]
         if self.status == "lobby":
             if on and (s.kind == "open" or (s.kind == "human" and s.connections == 0 and target != seat)):
@@ -387,32 +459,21 @@ class Room:
         self._room_changed()
         self._schedule()
 
-    def _on_chat(self, seat: int, msg: dict[str, Any]) -> None:
-        text = msg.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise _BadMessage("a chat message needs some text")
-        text = " ".join(text.split())[:MAX_CHAT]
-        self.broadcast(dumps({"type": "chat", "seat": seat, "name": self.seats[seat].name, "text": text}))
+    def _on_chat(self, seat: int, msg: wire.Chat) -> None:
+        self.broadcast(dumps({"type": "chat", "seat": seat, "name": self.seats[seat].name,
+                              "text": msg.text}))
 
-    def _on_signal(self, seat: int, msg: dict[str, Any]) -> None:
-        sig, die = msg.get("signal"), msg.get("die")
-        if sig not in SIGNALS:
-            raise _BadMessage(f"a signal is one of {', '.join(SIGNALS)}")
-        if die is not None and (not isinstance(die, int) or isinstance(die, bool)):
-            raise _BadMessage('"die" must be a die number or null')
+    def _on_signal(self, seat: int, msg: wire.Signal) -> None:
         self.broadcast(dumps({"type": "signal", "seat": seat, "name": self.seats[seat].name,
-                              "signal": sig, "die": die}))
+                              "signal": msg.signal, "die": msg.die}))
 
-    def _on_act(self, seat: int, msg: dict[str, Any]) -> None:
+    def _on_act(self, seat: int, msg: wire.Act) -> None:
         if self.match is None or self.status != "playing":
             if self.status == "lobby":
                 raise RoomError("the game is not being played", reason="not_playing")
             raise RoomError("the game is over", reason="over")
-        text = msg.get("action")
-        if not isinstance(text, str) or "@" in text or not text.strip():
-            raise _BadMessage('"action" must be an action\'s text without seat or time, e.g. "done"')
         try:
-            action = Action.parse(f"p{seat} {text.strip()}")
+            action = Action.parse(f"p{seat} {msg.action}")
         except ActionParseError as e:
             raise _BadMessage(str(e).replace(f"p{seat} ", "")) from None
         if self.seats[seat].autoplay:
@@ -424,7 +485,8 @@ class Room:
     def _maybe_start(self) -> None:
         filled = all(s.kind != "open" for s in self.seats)
         humans = [s for s in self.seats if s.kind == "human"]
-        if self.status == "lobby" and filled and humans and all(s.ready for s in humans):
+        # a stopping server starts no game: it would start after the clocks were written down
+        if self.status == "lobby" and filled and humans and all(s.ready for s in humans) and not self.closing:
             self.start()
 
     def start(self, state: GameState | None = None) -> None:
@@ -432,9 +494,13 @@ class Room:
         match from another position instead (a scenario, for tests); its time is the clock's 0."""
         if state is None:
             state = new_game(self.options.config, self.seed)
+        else:
+            self.durable = False
         start = self.scheduler.now() - state.time_ms / 1000
         self.match = Match(state, GameRecord(state.config, self.seed), start)
         self.status = "playing"
+        for s in self.seats:
+            s.played = {"human": PERSON, "bot": BOT}.get(s.kind, "")
         limit = state.config.time_limit
         if limit is not None:
             self.match.limit_timer = self.scheduler.call_later(limit - state.time_ms / 1000, self._time_up)
@@ -445,7 +511,10 @@ class Room:
 
     def now_ms(self) -> int:
         assert self.match is not None
-        return max(0, int((self.scheduler.now() - self.match.start) * 1000))
+        if self.held_ms is not None:
+            return self.held_ms
+        # rounded: a clock released at a whole millisecond reads that millisecond again
+        return max(0, round((self.scheduler.now() - self.match.start) * 1000))
 
     def apply(self, action: Action) -> list[Event]:
         """Stamp ``action`` with the server clock, apply it (the engine validates), record it and
@@ -456,6 +525,11 @@ class Room:
         stamped = with_time(action, max(self.now_ms(), state.time_ms))
         events = state.apply(stamped)
         m.record.actions.append(stamped)
+        if self.host is not None and self.durable:
+            snapshot = self._snapshot()
+            changed = snapshot != self._saved
+            self._saved = snapshot
+            self.host.action_recorded(self, stamped, snapshot[1] if changed else None)
         self._changed(events)
         return events
 
@@ -497,7 +571,7 @@ class Room:
             left = st.outcome.time_left_ms or 0
         else:
             left = max(0, limit * 1000 - used)
-        return {"left_ms": left, "running": not stopped}
+        return {"left_ms": left, "running": not stopped and self.held_ms is None}
 
     def _state_frame(self, seat: int | None, current_only: bool = False) -> str:
         """The state frame for a socket of ``seat``: everything but the moves is encoded once per
@@ -543,8 +617,13 @@ class Room:
         m.bot_timers.clear()
         m.choice_timers.clear()
         m.choice_due.clear()
-        if self.on_over is not None:
-            self.on_over(self)  # stores the game; calls ``stored`` with its log id
+        m.planner = None
+        self._advice = None
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
+        if self.host is not None:
+            self.host.game_over(self)  # stores the game; calls ``stored`` with its log id
         else:
             self.stored(None)
 
@@ -554,12 +633,100 @@ class Room:
         self.broadcast(self._over_frame())
         self._room_changed()
 
+    # ================================================================== stopping and coming back
+    def hold(self) -> None:
+        """Stop the match's clock where it is, with every timer of the match (bots, the time limit,
+        the penalty choices): nothing happens at the table until ``release``."""
+        m = self.match
+        if m is None or self.status != "playing" or self.held_ms is not None:
+            return
+        self.held_ms = self.now_ms()
+        for t in [m.limit_timer, *m.bot_timers.values(), *m.choice_timers.values()]:
+            if t is not None:
+                t.cancel()
+        m.limit_timer = None
+        m.bot_timers.clear()
+        m.choice_timers.clear()
+        m.choice_due.clear()
+
+    def release(self) -> bool:
+        """Start the held clock again from where it stopped, with the bots and timeouts, and send
+        every socket the state with its clock running. False when the clock was not held."""
+        m = self.match
+        if m is None or self.held_ms is None:
+            return False
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
+        held, self.held_ms = self.held_ms, None
+        m.start = self.scheduler.now() - held / 1000
+        limit = m.state.config.time_limit
+        if limit is not None and m.state.outcome is None:
+            m.limit_timer = self.scheduler.call_later(limit - held / 1000, self._time_up)
+        self._schedule()
+        for c in list(self.clients):
+            c.send(self._state_frame(c.seat, current_only=True))
+        return True
+
+    def suspend(self) -> None:
+        """The server is stopping: hold the clock and tell every page that the server will be back
+        (the page keeps its seat and reconnects by itself)."""
+        self.closing = True
+        self.hold()
+        self.broadcast('{"type":"restarting"}')
+
+    def _waited(self) -> None:
+        self._hold_timer = None
+        self.release()  # nobody came back in time: the game goes on, bots in the empty seats
+
+    @classmethod
+    def restore(cls, code: str, options: RoomOptions, scheduler: Scheduler, *, host: RoomHost | None,
+                seed: int, status: str, seats: Sequence[Mapping[str, Any]], actions: Sequence[Action],
+                clock_ms: int | None) -> Room:
+        """A room again as it was written down: the same seats and tokens and, in play, the same
+        table (its actions replayed by the engine, which checks each one), at the same ``seq``.
+        The clock is held at the game time it had reached (``clock_ms`` if the server stopped
+        cleanly, else the time of the last action) until a seated person is back, or until
+        ``leave_grace_s`` has passed (when bots take the seats of those still away). A game that
+        had ended but was not yet in the log goes there now. Raises ``IllegalAction`` or
+        ``ValueError`` when what was kept does not make a room."""
+        if len(seats) != options.config.players:
+            raise ValueError(f"room {code}: {len(seats)} seats kept for {options.config.players} players")
+        room = cls(code, options, scheduler, host=host, seed=seed)
+        room.seats = [Seat.from_stored(i, d) for i, d in enumerate(seats)]
+        if status == "lobby":
+            room._saved = room._snapshot()
+            return room
+        if status != "playing":
+            raise ValueError(f"room {code}: unknown status {status!r}")
+        state = new_game(options.config, seed)
+        for action in actions:
+            state.apply(action)
+        now = scheduler.now()
+        room.match = Match(state, GameRecord(options.config, seed, list(actions)), now - state.time_ms / 1000)
+        room.status = "playing"
+        room.seq = 1 + len(actions)  # a page keeps its log of events by seq: it goes on from there
+        room._saved = room._snapshot()
+        if state.outcome is not None:
+            room._finish()
+            return room
+        room.held_ms = max(state.time_ms, clock_ms or 0)
+        for s in room.seats:
+            if s.kind == "human":
+                s.left_at = now
+                scheduler.call_later(options.leave_grace_s, partial(room._gone, s.index))
+        if any(s.kind == "human" and not s.autoplay for s in room.seats):
+            room._hold_timer = scheduler.call_later(options.leave_grace_s, room._waited)
+        else:
+            room.release()  # nobody to wait for: the bots play on
+        return room
+
     # ================================================================== bots and timeouts
     def _schedule(self) -> None:
         """Start a timer for every bot seat that has a decision, and for every person's penalty
         choice (I-11), unless one is already running; cancel those whose decision went away."""
         m = self.match
-        if m is None or m.state.outcome is not None:
+        if m is None or m.state.outcome is not None or self.held_ms is not None:
             return
         decisions = m.state.to_act()
         for seat, timer in list(m.bot_timers.items()):
@@ -593,6 +760,9 @@ class Room:
         dec = m.state.to_act().get(seat)
         if dec is None or not self.seats[seat].bot_plays:
             return
+        s = self.seats[seat]
+        if s.kind == "human" and s.played == PERSON:
+            s.played = PERSON_THEN_BOT  # written down with the action, before anyone sees it
         try:
             action = self._bot_choice(seat)
             self.apply(action)
@@ -608,6 +778,8 @@ class Room:
         m = self.match
         assert m is not None
         if self._advice is None or self._advice[0] != self.seq:
+            if m.planner is None:
+                m.planner = TeamPlanner()
             self._advice = (self.seq, hint(m.state, m.planner))
         return self._advice[1]
 

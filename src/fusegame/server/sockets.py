@@ -1,21 +1,56 @@
-"""The sockets: one per player or spectator, written by its own task from a queue."""
+"""The sockets: one per player or spectator, written by its own task from a queue.
+
+``SocketClient.receive`` is the socket's side of the door: each frame is counted against its
+address's rate limits, read as a declared message (``fusegame.server.wire``) and only then handed
+to the room. ``SocketClient.pump`` writes the queued frames; if writing fails for any reason other
+than the browser having gone, the failure is logged and this one socket is closed, so that the
+room and its other sockets go on.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
+from typing import TYPE_CHECKING
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
+
+from fusegame.server import wire
+
+if TYPE_CHECKING:
+    from fusegame.server.guard import Rates
+    from fusegame.server.room import Room
+
+log = logging.getLogger("fusegame.server")
 
 #: A socket whose queue grows past this is too slow to follow the game: it is closed.
 MAX_QUEUED = 2000
+#: Close codes: the server failed to write to the socket, or the browser could not keep up; the page
+#: reconnects after either and gets the current state.
+CLOSE_FAILED = 1011
+CLOSE_TOO_SLOW = 1008
+
+
+def rate_limited(wait: float, what: str) -> str:
+    """The error frame refusing ``what`` for ``wait`` seconds (the page words it from ``reason``)."""
+    seconds = max(1, round(wait))
+    return json.dumps({"type": "error", "code": "rate_limited",
+                       "message": f"too many {what}: wait {seconds} s", "reason": "rate_limited",
+                       "params": {"retry_after": seconds}}, separators=(",", ":"))
 
 
 class SocketClient:
     """One WebSocket: frames are queued by the room and written by ``pump``."""
 
-    def __init__(self, ws: WebSocket, seat: int | None) -> None:
+    def __init__(self, ws: WebSocket, seat: int | None, *, address: str = "unknown",
+                 rates: Rates | None = None) -> None:
         self.ws = ws
         self.seat = seat
+        self.address = address
+        self.rates = rates
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
@@ -28,10 +63,53 @@ class SocketClient:
             return
         self.queue.put_nowait(text)
 
-    async def pump(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                await self.ws.close(code=1008, reason="too slow")
+    def receive(self, room: Room, text: str) -> None:
+        """One frame from this socket, through the door to ``room``."""
+        rates = self.rates
+        if rates is not None and rates.enabled:
+            wait = rates.hit("message", self.address)
+            if wait is not None:
+                self.send(rate_limited(wait, "messages"))
                 return
-            await self.ws.send_text(text)
+        try:
+            msg = wire.parse_message(text)
+        except wire.WireError as e:
+            room.error(self, e.code, str(e))
+            return
+        if rates is not None and rates.enabled and msg.type in ("chat", "signal"):
+            wait = rates.hit("chat", self.address)
+            if wait is not None:
+                self.send(rate_limited(wait, "chat messages"))
+                return
+        room.handle_message(self, msg)
+
+    async def pump(self) -> None:
+        """Write the queued frames until the socket closes or the task is cancelled; a failure
+        ends this socket only."""
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    await self.ws.close(code=CLOSE_TOO_SLOW, reason="too slow")
+                    return
+                try:
+                    await self.ws.send_text(text)
+                except UnicodeEncodeError:
+                    # a frame that holds text the door should have refused: send it repaired,
+                    # and say where it came from, rather than leave the player without frames
+                    log.error("a frame could not be encoded as UTF-8 (repaired): %r", text[:200])
+                    await self.ws.send_text(text.encode("utf-8", "replace").decode("utf-8"))
+        except asyncio.CancelledError:
+            raise
+        except (WebSocketDisconnect, OSError):
+            self.closed = True  # the browser has gone: the receiving side says goodbye to the room
+        except Exception:
+            self.closed = True
+            if self._gone():
+                return
+            log.exception("a socket's frames could not be sent: closing that socket")
+            with contextlib.suppress(Exception):  # already broken: nothing more to tell that browser
+                await self.ws.close(code=CLOSE_FAILED, reason="server error")
+
+    def _gone(self) -> bool:
+        return WebSocketState.DISCONNECTED in (self.ws.client_state, self.ws.application_state)

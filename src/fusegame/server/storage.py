@@ -7,26 +7,54 @@
     postgresql://user@host:port/db   PostgreSQL (psycopg 3; ``pip install 'fusegame[postgres]'``)
 
 Each entry keeps the facts the log page lists and filters on (game, players, difficulty, result,
-score) as columns, and the whole ``GameRecord`` as JSON so that any game can be replayed exactly.
-The engine is synchronous and so is this module: an async server calls it through
-``asyncio.to_thread``. Every write is one transaction; a problem with the database is raised as
-``StorageError`` with one readable line.
+score, who played each seat, whether it is ranked) as columns, and the whole ``GameRecord`` as JSON
+so that any game can be replayed exactly. Only ranked games (timed, dealt at random, every seat
+played by a person from start to end) are ever among the best scores.
+
+The same database keeps every room still open (``rooms`` and ``room_actions``): its options, seed
+and seats, and its game's actions, one row each, appended as they are made, so that a server that
+restarts, however it stopped, picks every game up where it was (``fusegame.server.lobby``).
+
+The engine is synchronous and so is this module. The log's reads and writes are slow enough to go
+through ``asyncio.to_thread``; a room's writes are small (one action is one short row) and are made
+on the server's event loop, before the change goes out to the players. Every write is one
+transaction; a problem with the database is raised as ``StorageError`` with one readable line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import JSON, DateTime, Index, String, create_engine, false, func, select
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Index,
+    String,
+    Table,
+    create_engine,
+    delete,
+    event,
+    false,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    true,
+    update,
+)
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker, undefer
 from sqlalchemy.pool import StaticPool
@@ -37,12 +65,18 @@ from fusegame.record import GameRecord
 from fusegame.rules.outcome import Score
 from fusegame.rules.state import GameState
 
-__all__ = ["LogEntry", "LogScore", "Storage", "StorageError", "default_url", "entry_from_state"]
+__all__ = ["BOT", "PERSON", "PERSON_THEN_BOT", "LogEntry", "LogScore", "Storage", "StorageError",
+           "StoredRoom", "default_url", "entry_from_state"]
 
 #: ids and counts are 32-bit integers in PostgreSQL; a query beyond that range simply matches nothing
 _INT_MAX = 2**31 - 1
 
 URL_HELP = "use sqlite:///FILE, sqlite:// (in memory) or postgresql://USER@HOST:PORT/DATABASE"
+
+
+#: Who played a seat of a logged game: a person throughout, a bot throughout, or a person and then
+#: a bot (the seat was handed to the bot, or the bot took it over after its player left).
+PERSON, BOT, PERSON_THEN_BOT = "person", "bot", "person_then_bot"
 
 
 class StorageError(ValueError):
@@ -75,10 +109,15 @@ class LogScore:
 class LogEntry:
     """One finished game in the log.
 
-    ``names`` are the players' names by seat (bots included), ``bots`` how many seats a bot played,
-    ``options`` the room's options. ``record`` is ``GameRecord.to_dict()``; entries read by
-    ``list_games``/``best_games`` leave it out (``None``), ``get_game`` includes it. ``id`` is
-    ``None`` until the entry is saved.
+    ``names`` are the players' names by seat (bots included), ``bots`` how many seats a bot played
+    (all of the game or part of it), ``options`` the room's options. ``record`` is
+    ``GameRecord.to_dict()``; entries read by ``list_games``/``best_games`` leave it out (``None``),
+    ``get_game`` includes it. ``id`` is ``None`` until the entry is saved.
+
+    ``played_by`` says, by seat, who played it (``PERSON``, ``BOT`` or ``PERSON_THEN_BOT``) and
+    ``seeded`` whether the deal was chosen (a room's ``seed`` option); both are ``None`` for games
+    logged before they were recorded. ``ranked`` is true only for a timed (``official``) game dealt
+    at random with every seat played by a person throughout: the only games among the best scores.
     """
 
     finished_at: datetime
@@ -96,6 +135,9 @@ class LogEntry:
     official: bool
     record: dict[str, Any] | None = None
     id: int | None = None
+    played_by: list[str] | None = None
+    seeded: bool | None = None
+    ranked: bool = False
 
     def to_dict(self, *, with_record: bool = False) -> dict[str, Any]:
         """The protocol's entry: ``finished_at`` in ISO 8601 UTC (``...Z``), the score nested;
@@ -106,6 +148,8 @@ class LogEntry:
             "difficulty": self.difficulty, "options": dict(self.options), "won": self.won,
             "reason": self.reason, "time_left_ms": self.time_left_ms, "score": self.score.to_dict(),
             "official": self.official,
+            "played_by": list(self.played_by) if self.played_by is not None else None,
+            "seeded": self.seeded, "ranked": self.ranked,
         }
         if with_record:
             d["record"] = self.record
@@ -114,11 +158,15 @@ class LogEntry:
 
 def entry_from_state(state: GameState, record: GameRecord | Mapping[str, Any] | None, names: Sequence[str],
                      bots: int, options: Mapping[str, Any] | None = None,
-                     finished_at: datetime | None = None) -> LogEntry:
+                     finished_at: datetime | None = None, *, played_by: Sequence[str] | None = None,
+                     seeded: bool | None = None) -> LogEntry:
     """The log entry for a finished game (``finished_at`` defaults to now).
 
     ``official`` is the engine's verdict (``Outcome.official``): untimed practice and games of
-    another length do not count as official. Raises ``ValueError`` when the game is not over.
+    another length do not count as official. The game is ranked only when it is official, ``seeded``
+    is false, no seat had a bot (``bots`` is 0) and ``played_by`` says a person played every seat;
+    a caller that does not know who played or how the deal was made leaves the game unranked.
+    Raises ``ValueError`` when the game is not over.
     """
     outcome = state.outcome
     if outcome is None:
@@ -128,12 +176,16 @@ def entry_from_state(state: GameState, record: GameRecord | Mapping[str, Any] | 
         rec: dict[str, Any] | None = record.to_dict()
     else:
         rec = dict(record) if record is not None else None
+    seats = list(played_by) if played_by is not None else None
+    ranked = (outcome.official and seeded is False and bots == 0 and seats is not None
+              and len(seats) == cfg.players and all(p == PERSON for p in seats))
     return LogEntry(
         finished_at=finished_at if finished_at is not None else datetime.now(UTC),
         game=cfg.game.value, title=game_title(cfg), players=cfg.players, names=list(names), bots=bots,
         difficulty=cfg.difficulty.value, options=dict(options or {}), won=outcome.won,
         reason=outcome.reason.value, time_left_ms=outcome.time_left_ms,
-        score=LogScore.from_score(outcome.score), official=outcome.official, record=rec)
+        score=LogScore.from_score(outcome.score), official=outcome.official, record=rec, played_by=seats,
+        seeded=seeded, ranked=ranked)
 
 
 def _utc(dt: datetime) -> datetime:
@@ -174,10 +226,19 @@ class _GameRow(_Base):
     official: Mapped[bool]
     # Deferred: a record is a few kB and the log's lists never show it.
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), deferred=True)
+    # Added later (``_MIGRATIONS``): older rows have no seats' players and no seed flag, and are not ranked.
+    played_by: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))
+    seeded: Mapped[bool | None] = mapped_column(Boolean)
+    ranked: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    #: the code of the room it was played in, so that a page opened on that code once the room has
+    #: left the server is sent to the game in the log
+    room_code: Mapped[str | None] = mapped_column(String(16))
 
     __table_args__ = (
         Index("ix_games_best", "score_total", "time_left_ms"),
         Index("ix_games_filter", "game", "players", "difficulty", "won"),
+        Index("ix_games_ranked", "ranked", "score_total"),
+        Index("ix_games_room_code", "room_code"),
     )
 
     @classmethod
@@ -187,7 +248,8 @@ class _GameRow(_Base):
                    won=e.won, reason=e.reason, time_left_ms=e.time_left_ms, score_total=e.score.total,
                    score_win=e.score.win, score_time=e.score.time, score_bombs=e.score.bombs,
                    score_fuses=e.score.fuses, score_sparks=e.score.sparks, official=e.official,
-                   record=e.record)
+                   record=e.record, played_by=list(e.played_by) if e.played_by is not None else None,
+                   seeded=e.seeded, ranked=e.ranked)
 
     def entry(self, *, record: bool) -> LogEntry:
         return LogEntry(
@@ -196,7 +258,66 @@ class _GameRow(_Base):
             won=self.won, reason=self.reason, time_left_ms=self.time_left_ms,
             score=LogScore(self.score_total, self.score_win, self.score_time, self.score_bombs,
                            self.score_fuses, self.score_sparks),
-            official=self.official, record=self.record if record else None, id=self.id)
+            official=self.official, record=self.record if record else None, id=self.id,
+            played_by=list(self.played_by) if self.played_by is not None else None, seeded=self.seeded,
+            ranked=bool(self.ranked))
+
+
+#: Columns added to ``games`` after the first release, with their SQL types: ``Storage`` adds the
+#: ones an older log lacks (``ranked`` false: who played an older game cannot be checked).
+_MIGRATIONS: dict[str, dict[str, str]] = {
+    "played_by": {"sqlite": "JSON", "postgresql": "JSON"},
+    "seeded": {"sqlite": "BOOLEAN", "postgresql": "BOOLEAN"},
+    "ranked": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT false"},
+    "room_code": {"sqlite": "VARCHAR(16)", "postgresql": "VARCHAR(16)"},
+}
+
+
+class _RoomRow(_Base):
+    """A room still open: its options (the game's config included), seed, seats and where its clock
+    stood when the server last stopped it; its actions are in ``room_actions``."""
+
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    clock_ms: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class _ActionRow(_Base):
+    """One action of a room's game, in its text form with its time (``p0 place d3 F12 s1 @1500``)."""
+
+    __tablename__ = "room_actions"
+
+    room: Mapped[str] = mapped_column(String(32), primary_key=True)
+    idx: Mapped[int] = mapped_column(primary_key=True)
+    action: Mapped[str] = mapped_column(String(400))
+
+
+_ROOMS = cast(Table, _RoomRow.__table__)
+_ACTIONS = cast(Table, _ActionRow.__table__)
+
+
+@dataclass
+class StoredRoom:
+    """A room as the database keeps it (see ``fusegame.server.lobby`` for what each part holds).
+
+    ``status`` is ``lobby``, ``playing`` or ``broken`` (a room whose game would not replay: kept for
+    a person to look at, never resumed); ``actions`` are the game's actions in order, as text.
+    """
+
+    code: str
+    status: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    created_at: datetime
+    clock_ms: int | None = None
+    actions: list[str] = field(default_factory=list)
 
 
 # ================================================================== storage
@@ -239,45 +360,80 @@ class Storage:
         #: the URL as given, with any password hidden (for messages)
         self.url: str = given.render_as_string(hide_password=True)
         self._engine = self._create_engine(given)
-        # SQLite runs one writer at a time anyway, and an in-memory database is a single shared
-        # connection: one lock keeps two threads' transactions from interleaving on it.
+        # An in-memory database is a single shared connection: one lock keeps two threads'
+        # transactions from interleaving on it. A file has a connection per thread, and SQLite's
+        # write-ahead log lets readers go on while one writer writes (the others wait their turn).
         self._lock: threading.Lock | None = (
-            threading.Lock() if self._engine.dialect.name == "sqlite" else None)
+            threading.Lock() if self._engine.dialect.name == "sqlite" and self._memory else None)
         self._sessions = sessionmaker(self._engine, expire_on_commit=False)
+        #: the connection the rooms' writes use, kept open: they come one at a time from the
+        #: server's event loop, and checking one out of the pool would cost a ping each time
+        self._room_conn: Connection | None = None
         try:
             _Base.metadata.create_all(self._engine)
+            self._migrate()
             with Session(self._engine) as s:  # an old or foreign "games" table fails here, not later
                 s.execute(select(_GameRow).limit(1)).all()
+                s.execute(select(_RoomRow).limit(1)).all()
         except SQLAlchemyError as e:
             self._engine.dispose()
             raise StorageError(f"cannot open database {self.url}: {_reason(e)}") from None
+
+    def _migrate(self) -> None:
+        """Add the columns an older ``games`` table lacks (their values for the older rows are the
+        defaults: unknown players and seed, not ranked)."""
+        have = {c["name"] for c in inspect(self._engine).get_columns("games")}
+        dialect = self._engine.dialect.name
+        missing = [(name, types[dialect]) for name, types in _MIGRATIONS.items() if name not in have]
+        if not missing:
+            return
+        with self._engine.begin() as conn:
+            for name, sql_type in missing:
+                conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} {sql_type}"))
+            for ix in cast(Table, _GameRow.__table__).indexes:
+                ix.create(conn, checkfirst=True)
 
     def _create_engine(self, given: URL) -> Engine:
         scheme, _, driver = given.drivername.partition("+")
         url = given
         kw: dict[str, Any] = {}
+        self._memory = False
         if scheme in ("postgresql", "postgres"):
             # psycopg 3 is the driver this package depends on; plain postgresql:// would mean psycopg2
             url = given.set(drivername="postgresql+" + (driver or "psycopg"))
-            kw = {"pool_pre_ping": True, "connect_args": {"connect_timeout": 10}}
+            # PostgreSQL answers a commit once its write-ahead log is on the disk. A room's move is
+            # written on the game's event loop, where waiting for the disk would hold up every
+            # room on the server; with synchronous_commit off a commit is on the database server
+            # as it returns (a killed or crashed game server loses nothing), and only a crash of
+            # the database server itself could lose its last fraction of a second.
+            kw = {"pool_pre_ping": True,
+                  "connect_args": {"connect_timeout": 10, "options": "-c synchronous_commit=off"}}
         elif scheme == "sqlite":
-            memory = given.database in (None, "", ":memory:")
-            kw = {"connect_args": {"check_same_thread": False}}
+            self._memory = memory = given.database in (None, "", ":memory:")
+            # a writer that finds the file busy waits for its turn (up to 10 s) instead of failing
+            kw = {"connect_args": {"check_same_thread": False, "timeout": 10}}
             if memory:
                 kw["poolclass"] = StaticPool
         else:
             raise StorageError(f"cannot open database {self.url}: unsupported kind {scheme!r} ({URL_HELP})")
         try:
-            return create_engine(url, **kw)
+            engine = create_engine(url, **kw)
         except (ImportError, NoSuchModuleError) as e:
             hint = (" (postgresql:// uses psycopg 3: pip install 'fusegame[postgres]')"
                     if scheme != "sqlite" else "")
             raise StorageError(f"cannot open database {self.url}: no driver: {_reason(e)}{hint}") from None
         except (ArgumentError, TypeError) as e:
             raise StorageError(f"cannot open database {self.url}: {_reason(e)}") from None
+        if scheme == "sqlite" and not self._memory:
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
 
     def close(self) -> None:
         """Close the database's connections (an in-memory log is gone after this)."""
+        if self._room_conn is not None:
+            with contextlib.suppress(SQLAlchemyError):
+                self._room_conn.close()
+            self._room_conn = None
         self._engine.dispose()
 
     def __enter__(self) -> Storage:
@@ -302,46 +458,132 @@ class Storage:
     # -- writing ---------------------------------------------------------------------------
     def save_game(self, entry: LogEntry) -> int:
         """Add a finished game to the log; returns its id (``entry`` itself is left as it is)."""
-        # Checked before the transaction: each driver reports unencodable JSON in its own way.
-        for part, value in (("names", entry.names), ("options", entry.options), ("record", entry.record)):
+        return self.finish_room(None, entry)
+
+    # -- rooms still open -------------------------------------------------------------------
+    @contextmanager
+    def _room_write(self, what: str) -> Iterator[Connection]:
+        """One transaction on the rooms' own connection (opened again after a failure)."""
+        with self._lock if self._lock is not None else nullcontext():
             try:
-                json.dumps(value)
-            except (TypeError, ValueError) as e:
-                raise StorageError(f"cannot save the game: its {part} are not JSON data ({e})") from None
+                if self._room_conn is None:
+                    self._room_conn = self._engine.connect()
+                with self._room_conn.begin():
+                    yield self._room_conn
+            except SQLAlchemyError as e:
+                conn, self._room_conn = self._room_conn, None
+                if conn is not None:
+                    with contextlib.suppress(SQLAlchemyError):
+                        conn.invalidate()
+                raise StorageError(f"cannot {what} ({self.url}): {_reason(e)}") from None
+
+    def save_room(self, room: StoredRoom) -> None:
+        """Write a room whole (its row and every action), replacing what was kept under its code."""
+        _check_json("room", options=room.options, seats=room.seats)
+        with self._room_write(f"save room {room.code}") as conn:
+            conn.execute(delete(_ACTIONS).where(_ACTIONS.c.room == room.code))
+            conn.execute(delete(_ROOMS).where(_ROOMS.c.code == room.code))
+            conn.execute(insert(_ROOMS), {
+                "code": room.code, "status": room.status, "options": room.options, "seed": room.seed,
+                "seats": room.seats, "clock_ms": room.clock_ms, "created_at": _utc(room.created_at)})
+            if room.actions:
+                conn.execute(insert(_ACTIONS), [{"room": room.code, "idx": i, "action": a}
+                                                for i, a in enumerate(room.actions)])
+
+    def update_room(self, code: str, *, status: str | None = None, seats: list[dict[str, Any]] | None = None,
+                    clock_ms: int | None = None) -> None:
+        """Change a room's status, seats or stopped clock (only those given)."""
+        values: dict[str, Any] = {}
+        if status is not None:
+            values["status"] = status
+        if seats is not None:
+            _check_json("room", seats=seats)
+            values["seats"] = seats
+        if clock_ms is not None:
+            values["clock_ms"] = clock_ms
+        if not values:
+            return
+        with self._room_write(f"update room {code}") as conn:
+            if conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(**values)).rowcount != 1:
+                raise StorageError(f"cannot update room {code} ({self.url}): it is not stored")
+
+    def append_action(self, code: str, index: int, action: str, *,
+                      seats: list[dict[str, Any]] | None = None) -> None:
+        """Add action number ``index`` (0-based) to a room's game, and its seats when they changed
+        with it, in one transaction."""
+        if seats is not None:
+            _check_json("room", seats=seats)
+        with self._room_write(f"record a move of room {code}") as conn:
+            conn.execute(insert(_ACTIONS), {"room": code, "idx": index, "action": action})
+            if seats is not None:
+                conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(seats=seats))
+
+    def delete_room(self, code: str) -> None:
+        """Forget a room and its actions (nothing happens if it is not stored)."""
+        with self._room_write(f"delete room {code}") as conn:
+            conn.execute(delete(_ACTIONS).where(_ACTIONS.c.room == code))
+            conn.execute(delete(_ROOMS).where(_ROOMS.c.code == code))
+
+    def load_rooms(self) -> list[StoredRoom]:
+        """Every stored room with its actions in order, oldest room first."""
+        with self._session("read the open rooms") as s:
+            actions: dict[str, list[str]] = {}
+            for code, action in s.execute(select(_ACTIONS.c.room, _ACTIONS.c.action)
+                                          .order_by(_ACTIONS.c.room, _ACTIONS.c.idx)):
+                actions.setdefault(code, []).append(action)
+            rows = s.execute(select(_ROOMS).order_by(_ROOMS.c.created_at, _ROOMS.c.code)).mappings().all()
+            return [StoredRoom(code=r["code"], status=r["status"], options=dict(r["options"]),
+                               seed=r["seed"], seats=list(r["seats"]), created_at=_utc(r["created_at"]),
+                               clock_ms=r["clock_ms"], actions=actions.get(r["code"], [])) for r in rows]
+
+    def finish_room(self, code: str | None, entry: LogEntry) -> int:
+        """Add a finished game to the log and forget its room (``code``), in one transaction:
+        a server that stops between the two can neither lose the game nor log it twice."""
+        _check_json("game", names=entry.names, options=entry.options, record=entry.record,
+                    played_by=entry.played_by)
         with self._session("save the game") as s:
             row = _GameRow.from_entry(entry)
+            row.room_code = code
             s.add(row)
             s.flush()
+            if code is not None:
+                s.execute(delete(_ACTIONS).where(_ACTIONS.c.room == code))
+                s.execute(delete(_ROOMS).where(_ROOMS.c.code == code))
             return row.id
 
     # -- reading ---------------------------------------------------------------------------
-    def list_games(self, *, game: str | None = None, players: int | None = None,
-                   difficulty: str | None = None, won: bool | None = None, limit: int = 50,
-                   offset: int = 0) -> list[LogEntry]:
-        """The games that match every filter given, newest first (without their records)."""
+    def game_of_room(self, code: str) -> int | None:
+        """The log id of the game played in room ``code`` once the room is gone, or None."""
+        stmt = (select(_GameRow.id).where(_GameRow.room_code == code[:16])
+                .order_by(_GameRow.id.desc()).limit(1))
+        with self._session("read the log") as s:
+            return s.scalars(stmt).first()
+
+    def list_games(self, *, limit: int = 50, offset: int = 0, **filters: Any) -> list[LogEntry]:
+        """The games that match every filter given (``game``, ``players``, ``difficulty``, ``won``,
+        ``ranked``, ``bots``: any seat played by a bot or not, ``seeded``, ``official``), newest
+        first (without their records)."""
         _check_page(limit, offset)
-        stmt = (select(_GameRow).where(*_filters(game, players, difficulty, won))
+        stmt = (select(_GameRow).where(*_filters(**filters))
                 .order_by(_GameRow.finished_at.desc(), _GameRow.id.desc()).limit(limit).offset(offset))
         with self._session("read the log") as s:
             return [row.entry(record=False) for row in s.scalars(stmt)]
 
-    def best_games(self, *, game: str | None = None, players: int | None = None,
-                   difficulty: str | None = None, won: bool | None = None, limit: int = 10,
-                   offset: int = 0) -> list[LogEntry]:
-        """The best scores among the matching games: highest total first, then the most time left,
-        then the earliest (without their records)."""
+    def best_games(self, *, limit: int = 10, offset: int = 0, **filters: Any) -> list[LogEntry]:
+        """The best scores among the matching ranked games (never a game with a bot, a chosen
+        seed or no clock): highest total first, then the most time left, then the earliest
+        (without their records)."""
         _check_page(limit, offset)
-        stmt = (select(_GameRow).where(*_filters(game, players, difficulty, won))
+        stmt = (select(_GameRow).where(_GameRow.ranked.is_(True), *_filters(**filters))
                 .order_by(_GameRow.score_total.desc(), func.coalesce(_GameRow.time_left_ms, -1).desc(),
                           _GameRow.finished_at.asc(), _GameRow.id.asc())
                 .limit(limit).offset(offset))
         with self._session("read the log") as s:
             return [row.entry(record=False) for row in s.scalars(stmt)]
 
-    def count_games(self, *, game: str | None = None, players: int | None = None,
-                    difficulty: str | None = None, won: bool | None = None) -> int:
-        """How many games match every filter given."""
-        stmt = select(func.count()).select_from(_GameRow).where(*_filters(game, players, difficulty, won))
+    def count_games(self, **filters: Any) -> int:
+        """How many games match every filter given (as ``list_games`` takes them)."""
+        stmt = select(func.count()).select_from(_GameRow).where(*_filters(**filters))
         with self._session("read the log") as s:
             return int(s.scalar(stmt) or 0)
 
@@ -354,8 +596,9 @@ class Storage:
             return row.entry(record=True) if row is not None else None
 
 
-def _filters(game: str | None, players: int | None, difficulty: str | None,
-             won: bool | None) -> list[ColumnElement[bool]]:
+def _filters(*, game: str | None = None, players: int | None = None, difficulty: str | None = None,
+             won: bool | None = None, ranked: bool | None = None, bots: bool | None = None,
+             seeded: bool | None = None, official: bool | None = None) -> list[ColumnElement[bool]]:
     out: list[ColumnElement[bool]] = []
     if game is not None:
         out.append(_GameRow.game == game)
@@ -365,7 +608,36 @@ def _filters(game: str | None, players: int | None, difficulty: str | None,
         out.append(_GameRow.difficulty == difficulty)
     if won is not None:
         out.append(_GameRow.won == won)
+    if ranked is not None:
+        out.append(_GameRow.ranked.is_(true()) if ranked else _GameRow.ranked.is_(false()))
+    if bots is not None:
+        out.append(_GameRow.bots > 0 if bots else _GameRow.bots == 0)
+    if seeded is not None:  # an older game's seed is unknown: it matches neither
+        out.append(_GameRow.seeded.is_(true()) if seeded else _GameRow.seeded.is_(false()))
+    if official is not None:
+        out.append(_GameRow.official == official)
     return out
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # The write-ahead log with normal syncing: a commit is in the file as soon as it returns, so a
+    # killed or crashed server loses nothing; only a power cut could lose the last moments before
+    # the log's next checkpoint. A room's move is then one short append, not a sync to the disk.
+    cur = dbapi_connection.cursor()
+    try:
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+    finally:
+        cur.close()
+
+
+def _check_json(what: str, **parts: Any) -> None:
+    # Checked before the transaction: each driver reports unencodable JSON in its own way.
+    for part, value in parts.items():
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as e:
+            raise StorageError(f"cannot save the {what}: its {part} are not JSON data ({e})") from None
 
 
 def _check_page(limit: int, offset: int) -> None:

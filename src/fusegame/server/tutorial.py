@@ -71,6 +71,7 @@ class Tutorial:
             start = scenario_from_data(d["scenario"])
             self._lessons.append(Lesson(str(d["id"]), words, tuple(d["accept"]), start))
         self._by_id = {lesson.id: lesson for lesson in self._lessons}
+        self._listed: dict[str, list[dict[str, Any]]] = {}  # by language: the positions never change
         # the lessons' own cards (T1, ...), so that the client can draw them like catalogue cards
         self.cards: dict[str, BombCard] = {}
         for lesson in self._lessons:
@@ -80,7 +81,9 @@ class Tutorial:
     def lessons(self, lang: str = "en") -> list[dict[str, Any]]:
         """Every lesson with its starting position, in ``lang`` (English when unknown)."""
         lang = lang if lang in LANGUAGES else "en"
-        out = []
+        if lang in self._listed:
+            return self._listed[lang]
+        out = self._listed[lang] = []
         for lesson in self._lessons:
             state = lesson.start
             out.append({"id": lesson.id, "title": lesson.text("title", lang),
@@ -105,12 +108,14 @@ class Tutorial:
             result["message"] = str(e).replace("p0 ", "")
             return result
         result.update(action=action_text(action), act=action.to_data())
-        ok = lesson.accepts(state, action)  # judged before the move changes the table
         try:
             events = state.apply(action)  # validates: an illegal move never counts
         except IllegalAction as e:
             result["message"] = str(e)
             return result
+        # judged on the untouched position, and only once the engine found the move legal there
+        # (a die or card that does not exist has no label to compare)
+        ok = lesson.accepts(lesson.start, action)
         result.update(ok=ok, message=lesson.text("success" if ok else "nudge", lang),
                       view=public_view(state, 0), moves=moves_of(state, 0),
                       events=[event_dict(e) for e in events])

@@ -3,6 +3,7 @@ import {h, mount} from './dom.js';
 import {t, tOr} from './i18n.js';
 import {api} from './api.js';
 import {toast, markPage} from './ui.js';
+import {refusalWords} from './words.js';
 
 /** Options come as ["fuse", ...] or [{id, title}, ...]: always [{id, label}]. */
 function list(items, prefix) {
@@ -67,8 +68,8 @@ export class HomePage {
   }
 
   renderJoin() {
-    const input = h('input', {id: 'join-code', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 12,
-      placeholder: 'ABCDE', class: 'code-input', dataset: {testid: 'join-code'}});
+    const input = h('input', {id: 'join-code', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 20,
+      placeholder: 'ABCD EFGH JKMN', class: 'code-input', dataset: {testid: 'join-code'}});
     const go = (e) => {
       e.preventDefault();
       const code = input.value.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -179,7 +180,7 @@ export class HomePage {
       const res = await api.createRoom(body);
       location.hash = `#/room/${res.code}`;
     } catch (err) {
-      toast(`${t('home.createFailed')} ${err.message}`);
+      toast(`${t('home.createFailed')} ${err.reason ? refusalWords(err) : err.message}`);
       button.disabled = false;
     }
   }

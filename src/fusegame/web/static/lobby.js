@@ -122,7 +122,8 @@ export function renderLobby(ctx) {
     h('section', {class: 'panel room-head'},
       h('div', {class: 'room-code-box'},
         h('span', {class: 'muted'}, t('lobby.code')),
-        h('span', {class: 'room-code', dataset: {testid: 'room-code'}}, code)),
+        // twelve characters read out in groups of four; typed with or without the spaces
+        h('span', {class: 'room-code', dataset: {testid: 'room-code'}}, code.replace(/(.{4})(?=.)/g, '$1 '))),
       h('div', {class: 'room-link'},
         h('label', {for: 'room-link', class: 'muted'}, t('lobby.link')),
         h('div', {class: 'inline-form'},

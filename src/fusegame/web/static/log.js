@@ -1,4 +1,5 @@
-// #/log: the BDT Log, every finished game with filters, and the best scores.
+// #/log: the BDT Log, every finished game with filters, and the best scores (ranked games only:
+// timed, dealt at random, every seat played by a person from start to end).
 import {h, mount, mmss} from './dom.js';
 import {t, getLang} from './i18n.js';
 import {api} from './api.js';
@@ -7,6 +8,14 @@ import {gameTitle} from './words.js';
 
 const GAMES = ['fuse', 'countdown', 'integrated', 'epic'];
 const DIFFICULTIES = ['training', 'standard', 'expert', 'elite', 'insane', 'heroic'];
+/** The kinds of game the log can show, each the server's filter that picks them. */
+const KINDS = {
+  ranked: {ranked: 'true'},
+  bots: {bots: 'true'},
+  seeded: {seeded: 'true'},
+  practice: {official: 'false'},
+};
+const KIND_WORDS = {ranked: 'log.kindRanked', bots: 'log.kindBots', seeded: 'log.kindSeeded', practice: 'log.kindPractice'};
 
 export function formatDate(iso) {
   if (!iso) return '';
@@ -20,14 +29,17 @@ export function timeLeft(ms) {
 }
 
 function playersText(e) {
-  const names = (e.names || []).filter(Boolean).join(', ');
+  // a seat a bot took over from its player says so; older games do not know who played
+  const played = e.played_by || [];
+  const names = (e.names || []).map((n, i) => (played[i] === 'person_then_bot' ? `${n} (${t('log.thenBot')})` : n))
+    .filter(Boolean).join(', ');
   return `${e.players}${names ? ` — ${names}` : ''}`;
 }
 
 export class LogPage {
   constructor(root) {
     this.root = root;
-    this.filters = {game: '', players: '', difficulty: '', won: ''};
+    this.filters = {game: '', players: '', difficulty: '', won: '', kind: ''};
     this.data = null;
     this.error = null;
     this.load();
@@ -36,7 +48,8 @@ export class LogPage {
   async load() {
     this.loading = true;
     try {
-      this.data = await api.log({...this.filters, limit: 50});
+      const {kind, ...filters} = this.filters;
+      this.data = await api.log({...filters, ...(KINDS[kind] || {}), limit: 50});
       this.error = null;
     } catch (e) {
       this.error = e.message;
@@ -61,7 +74,8 @@ export class LogPage {
       sel('game', GAMES.map((g) => [g, t(`game.${g}`)]), 'opt.game'),
       sel('players', players, 'opt.players'),
       sel('difficulty', DIFFICULTIES.map((d) => [d, t(`difficulty.${d}`)]), 'opt.difficulty'),
-      sel('won', [['true', t('log.won')], ['false', t('log.lost')]], 'log.result'));
+      sel('won', [['true', t('log.won')], ['false', t('log.lost')]], 'log.result'),
+      sel('kind', Object.keys(KINDS).map((k) => [k, t(KIND_WORDS[k])]), 'log.kind'));
     const games = this.data ? this.data.games || [] : [];
     const best = this.data ? this.data.best || [] : [];
     mount(this.root, h('div', {class: 'log-page'},
@@ -72,7 +86,8 @@ export class LogPage {
       h('div', {class: 'log-grid'},
         h('section', {class: 'panel'}, h('h2', {}, t('log.games')), this.data ? this.gamesTable(games)
           : h('p', {class: 'muted'}, t('loading'))),
-        h('section', {class: 'panel'}, h('h2', {}, t('log.best')), this.bestTable(best)))));
+        h('section', {class: 'panel'}, h('h2', {}, t('log.best')),
+          h('p', {class: 'muted small', dataset: {testid: 'best-note'}}, t('log.bestNote')), this.bestTable(best)))));
   }
 
   gamesTable(games) {
@@ -89,7 +104,9 @@ export class LogPage {
       onclick: open, onkeydown: (ev) => { if (ev.key === 'Enter') open(); }},
     h('td', {}, formatDate(e.finished_at)),
     h('td', {}, h('a', {href: `#/log/${e.id}`, tabindex: -1}, gameTitle(e.options || {game: e.game}, e.title || e.game)),
-      e.official === false ? h('span', {class: 'tag'}, t('log.practice')) : null),
+      e.official === false ? h('span', {class: 'tag'}, t('log.practice')) : null,
+      e.seeded ? h('span', {class: 'tag', dataset: {testid: 'tag-seeded'}}, t('log.seeded')) : null,
+      e.ranked ? h('span', {class: 'tag done', dataset: {testid: 'tag-ranked'}}, t('log.ranked')) : null),
     h('td', {}, playersText(e), e.bots ? h('span', {class: 'muted small'}, ` (${t('log.bots', {n: e.bots})})`) : null),
     h('td', {}, t(`difficulty.${e.difficulty}`)),
     h('td', {}, h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),

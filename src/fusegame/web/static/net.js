@@ -1,5 +1,11 @@
 // The match socket: reconnects with backoff and keeps the seat token per room.
 
+/** A ping goes out this often while the socket is open... */
+const PING_EVERY_MS = 5000;
+/** ...and a socket whose pong has not come this long after its ping is taken for dead: a server
+ * that stopped writing to it, or a connection dropped without a word. */
+const PONG_WAIT_MS = 10000;
+
 const tokenKey = (code) => `fuse.token.${code}`;
 
 export function getToken(code) {
@@ -22,7 +28,8 @@ export function setToken(code, token) {
 /**
  * new RoomSocket(code, {onMessage, onStatus}); .connect(); .send(obj); .close().
  * onStatus receives 'connecting' | 'open' | 'closed'. The server answers a reconnect with
- * welcome + the current state, so nothing has to be replayed from here.
+ * welcome + the current state, so nothing has to be replayed from here. A socket that goes
+ * silent (no pong within PONG_WAIT_MS of a ping) is dropped and opened again.
  */
 export class RoomSocket {
   constructor(code, {onMessage, onStatus} = {}) {
@@ -34,6 +41,8 @@ export class RoomSocket {
     this.attempt = 0;
     this.timer = null;
     this.pinger = null;
+    this.pongDue = null;
+    this.waitAtLeast = 0;
     this.queue = [];
   }
 
@@ -51,6 +60,7 @@ export class RoomSocket {
       // a fresh token (after joining) needs a fresh socket
       const old = this.ws;
       this.ws = null;
+      this.stopHeartbeat();
       old.onclose = null;
       old.close();
     }
@@ -61,8 +71,8 @@ export class RoomSocket {
       this.attempt = 0;
       this.onStatus('open');
       for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({type: 'ping'}), 25000);
+      this.stopHeartbeat();
+      this.pinger = setInterval(() => this.heartbeat(ws), PING_EVERY_MS);
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -71,11 +81,21 @@ export class RoomSocket {
       } catch {
         return;
       }
-      if (msg.type !== 'pong') this.onMessage(msg);
+      if (msg.type === 'pong') {
+        clearTimeout(this.pongDue);
+        this.pongDue = null;
+        return;
+      }
+      if (msg.type === 'error' && msg.code === 'rate_limited' && msg.params) {
+        // the server refused this address for a while: the next attempt waits at least that long
+        this.waitAtLeast = 1000 * (Number(msg.params.retry_after) || 0);
+      }
+      this.onMessage(msg);
     };
-    ws.onclose = () => {
-      clearInterval(this.pinger);
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
+      if (ev.code !== 4429) this.waitAtLeast = 0; // only a refused opening asks us to wait
+      this.stopHeartbeat();
       this.ws = null;
       this.onStatus('closed');
       if (!this.closed) this.retry();
@@ -83,9 +103,38 @@ export class RoomSocket {
     ws.onerror = () => { /* onclose follows and retries */ };
   }
 
+  /** One beat: a ping, unless one is still waiting for its pong (its timer is running). */
+  heartbeat(ws) {
+    if (this.ws !== ws || ws.readyState !== WebSocket.OPEN || this.pongDue !== null) return;
+    ws.send('{"type":"ping"}');
+    this.pongDue = setTimeout(() => this.silent(ws), PONG_WAIT_MS);
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.pinger);
+    clearTimeout(this.pongDue);
+    this.pinger = null;
+    this.pongDue = null;
+  }
+
+  /** No pong came: let this socket go without waiting for its closing handshake, and open another. */
+  silent(ws) {
+    if (this.ws !== ws) return;
+    this.stopHeartbeat();
+    this.ws = null;
+    ws.onclose = null;
+    ws.onmessage = null;
+    ws.close();
+    this.onStatus('closed');
+    if (!this.closed) this.retry();
+  }
+
   retry() {
-    const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    const backoff = Math.min(15000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    const delay = Math.max(backoff, this.waitAtLeast);
+    this.waitAtLeast = 0;
     this.attempt += 1;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
@@ -105,7 +154,7 @@ export class RoomSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
-    clearInterval(this.pinger);
+    this.stopHeartbeat();
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;

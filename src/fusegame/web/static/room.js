@@ -88,6 +88,11 @@ export class RoomPage {
       case 'signal':
         if (this.playView) this.playView.onSignal(m);
         break;
+      case 'restarting':
+        // the server is about to stop for a moment: the socket reconnects by itself and the
+        // seat and the table are kept
+        toast(t('conn.restarting'), 'info');
+        break;
       case 'over':
         if (!this.playView) {
           this.playView = new PlayView(this.ctx());
@@ -99,6 +104,12 @@ export class RoomPage {
         break;
       case 'error':
         if (m.code === 'unknown_room') {
+          if (m.params && m.params.log_id != null) {
+            // the room's game is over and the room has left the server: show the game in the log
+            this.socket.close();
+            location.hash = `#/log/${m.params.log_id}`;
+            break;
+          }
           this.missing = t('room.notFound', {code: this.code});
           this.socket.close();
           this.render();
@@ -119,6 +130,10 @@ export class RoomPage {
       this.seat = res.seat;
       this.socket.connect(); // the seat's socket replaces the spectator's
     } catch (e) {
+      if (e.status === 404 && e.params && e.params.log_id != null) {
+        location.hash = `#/log/${e.params.log_id}`;
+        return;
+      }
       toast(e.status === 404 ? t('room.notFound', {code: this.code}) : refusalWords(e));
     }
   }

@@ -307,6 +307,7 @@ export function refusalWords({message = '', code = null, reason = null, params =
     case 'still_here': return t('err.stillHere', {name: p.name});
     case 'over': return t('err.over');
     case 'not_playing': return t('err.notPlaying');
+    case 'rate_limited': return t('err.rateLimited', {n: p.retry_after});
     default: break;
   }
   if (code === 'not_seated') return t('err.spectator');

@@ -1,0 +1,142 @@
+"""Who may knock, and how often: request rates per client address, and the origins of sockets.
+
+Rates are counted by the ``limits`` library in memory, over moving windows ("at most N in any T
+seconds"), per client address (an IPv6 address by its /64, which one household or host holds).
+The limits are far above what a real table does, a team of nine behind one address chatting
+fast included, and far below what a script needs to flood a room, fill memory with rooms or
+guess room codes:
+
+=========  ======================================  =========================================
+kind       what counts                             limit per address
+=========  ======================================  =========================================
+create     rooms created (``POST /api/rooms``)     20 a minute, 200 an hour
+join       seats taken (``POST .../join``)         60 a minute
+lookup     ``GET /api/rooms/{code}``, socket opens 240 a minute
+miss       look-ups of a code that is no room      30 a minute, 300 an hour
+message    every frame a socket sends              500 in any 10 seconds
+chat       chat lines and quick signals            60 in any 10 seconds
+=========  ======================================  =========================================
+
+Once an address has used up its misses, every look-up from it is refused until the window moves
+on, so that a refusal never tells a guesser that a code exists.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections.abc import Iterable, Mapping
+from urllib.parse import urlsplit
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+RATE_LIMITS: dict[str, str] = {
+    "create": "20/minute;200/hour",
+    "join": "60/minute",
+    "lookup": "240/minute",
+    "miss": "30/minute;300/hour",
+    "message": "500/10 seconds",
+    "chat": "60/10 seconds",
+}
+
+
+def client_key(host: str | None) -> str:
+    """The address a limit is counted for: IPv4 as it is, IPv6 by its /64 network."""
+    if not host:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]  # a test client's made-up name
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class Rates:
+    """The rate limits of one server. ``Rates(None)`` counts nothing (``fuse serve
+    --no-rate-limits``: load tests, which come from one address)."""
+
+    def __init__(self, limits: Mapping[str, str] | None = RATE_LIMITS) -> None:
+        self.enabled = limits is not None
+        self._items: dict[str, list[RateLimitItem]] = {
+            kind: parse_many(text) for kind, text in (limits or {}).items()}
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, kind: str, key: str) -> float | None:
+        """Count one ``kind`` for ``key``: None when allowed, else the seconds to wait."""
+        items = self._items.get(kind)
+        if not items:
+            return None
+        # test every window first, so that a refusal by one does not use up another
+        wait = self.wait(kind, key)
+        if wait is not None:
+            return wait
+        for item in items:
+            if not self._limiter.hit(item, kind, key):
+                return self._wait_for(item, kind, key)
+        return None
+
+    def wait(self, kind: str, key: str) -> float | None:
+        """Without counting: None when one more ``kind`` would be allowed, else the seconds to wait."""
+        for item in self._items.get(kind, ()):
+            if not self._limiter.test(item, kind, key):
+                return self._wait_for(item, kind, key)
+        return None
+
+    def _wait_for(self, item: RateLimitItem, kind: str, key: str) -> float:
+        reset = self._limiter.get_window_stats(item, kind, key).reset_time
+        return max(1.0, float(math.ceil(reset - time.time())))
+
+
+def _origin(value: str) -> str | None:
+    """``scheme://host[:port]`` in lower case without the scheme's default port, or None."""
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower()
+    if ":" in host:
+        host = f"[{host}]"
+    default = 443 if parts.scheme == "https" else 80
+    return f"{parts.scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+
+
+class Origins:
+    """Which pages may open a socket: the server's own (the ``Origin`` header names the host the
+    request was sent to) and those given to ``fuse serve --allow-origin``. A request without an
+    ``Origin`` header is not from a browser page (a script, a test, a load generator) and is let
+    through: the check keeps other web sites from playing in a visitor's name."""
+
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
+        self.any = False
+        self.allowed: set[str] = set()
+        for value in allowed:
+            if value.strip() == "*":
+                self.any = True
+                continue
+            origin = _origin(value)
+            if origin is None:
+                raise ValueError(f"not an origin: {value!r} (write it as https://host or http://host:port)")
+            self.allowed.add(origin)
+
+    def allows(self, origin: str | None, host: str | None) -> bool:
+        if origin is None or self.any:
+            return True
+        mine = _origin(origin)
+        if mine is None:
+            return False  # "null" (a sandboxed frame or a file) or garbage
+        if mine in self.allowed:
+            return True
+        if not host:
+            return False
+        scheme = mine.split("://", 1)[0]
+        return _origin(f"{scheme}://{host}") == mine
