@@ -743,12 +743,17 @@ def serve(
              "https://fuse.example.org (repeatable; the server's own pages always may).")] = None,
     no_rate_limits: Annotated[bool, typer.Option(
         "--no-rate-limits", help="Count no request rates (load tests from one address).")] = False,
+    redis: Annotated[str | None, typer.Option(
+        metavar="URL", help="redis://HOST:PORT/N: run as one of many server processes sharing this "
+             "Redis and the database (--db), as one service behind any load balancer.")] = None,
+    workers: Annotated[int, typer.Option(
+        help="Server processes on this address and port (more than 1 needs --redis).")] = 1,
 ) -> None:
     """Start the browser game: open http://HOST:PORT/ and create a room."""
     def run() -> None:
         import uvicorn
 
-        from fusegame.server.app import UVICORN_OPTIONS, create_app
+        from fusegame.server.app import SETTINGS_ENV, UVICORN_OPTIONS, create_app
         from fusegame.server.guard import RATE_LIMITS, Origins
         from fusegame.server.storage import StorageError
 
@@ -758,22 +763,51 @@ def serve(
             Origins(allow_origin or ())
         except ValueError as e:
             _fail(f"--allow-origin: {e}")
+        if not 1 <= workers <= 64:
+            _fail(f"--workers must be from 1 to 64, not {workers}")
+        if workers > 1 and redis is None:
+            _fail("--workers more than 1 needs --redis redis://HOST:PORT/N: the processes share it")
+        if redis is not None:
+            _check_redis(redis)
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
             try:
                 probe.bind((host, port))
             except OSError as e:  # uvicorn would log a traceback-like error and exit
                 _fail(f"cannot listen on {host}:{port}: {e.strerror or e} (try another --port)")
+        settings = {"db": db, "rate_limits": not no_rate_limits, "origins": allow_origin or [],
+                    "redis": redis}
         try:
             web = create_app(db, rate_limits=None if no_rate_limits else RATE_LIMITS,
-                             allowed_origins=allow_origin or ())
+                             allowed_origins=allow_origin or (), redis_url=redis)
         except StorageError as e:
             _fail(str(e))
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-        typer.echo(f"FUSE is being served at http://{shown}:{port}/  (Ctrl+C stops it)")
-        uvicorn.run(web, host=host, port=port, **UVICORN_OPTIONS)
+        many = f", {workers} processes" if workers > 1 else ""
+        typer.echo(f"FUSE is being served at http://{shown}:{port}/{many}  (Ctrl+C stops it)")
+        if workers > 1:
+            # each worker builds its own application from the same settings
+            os.environ[SETTINGS_ENV] = json.dumps(settings)
+            uvicorn.run("fusegame.server.app:app_from_env", factory=True, workers=workers, host=host,
+                        port=port, **UVICORN_OPTIONS)
+        else:
+            uvicorn.run(web, host=host, port=port, **UVICORN_OPTIONS)
 
     _guard(run)
+
+
+def _check_redis(url: str) -> None:
+    """Fail with one line unless Redis answers at ``url``."""
+    import redis as redis_client
+    from redis.exceptions import RedisError
+
+    try:
+        with redis_client.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3) as r:
+            r.ping()
+    except ValueError as e:
+        _fail(f"--redis: {e}")
+    except (RedisError, OSError) as e:
+        _fail(f"cannot reach Redis at {url}: {e}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -14,7 +14,8 @@ import contextlib
 import gc
 import json
 import logging
-from collections.abc import AsyncIterator, Iterable, Mapping
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -23,6 +24,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from redis.exceptions import RedisError
 from starlette.types import Scope
 
 from fusegame.cards import builtin_catalogue
@@ -30,9 +32,10 @@ from fusegame.constraints import set_memo_limit
 from fusegame.record import GameRecord, RecordError
 from fusegame.server import wire
 from fusegame.server.cardpages import CardPages, respond
+from fusegame.server.cluster import CLOSE_MOVED, Cluster, Remote, Unavailable
 from fusegame.server.guard import RATE_LIMITS, Origins, Rates, client_key
 from fusegame.server.lobby import ENGINE_MEMO_STATES, Lobby, normal_code, stop_on_signals
-from fusegame.server.options import OptionError, option_choices
+from fusegame.server.options import OptionError, option_choices, parse_options
 from fusegame.server.replays import Replay, ReplayCache
 from fusegame.server.room import MAX_MESSAGE, Room, RoomError
 from fusegame.server.sockets import SocketClient, rate_limited
@@ -116,18 +119,32 @@ UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 2
                                    "ws_per_message_deflate": False}
 
 
+#: Where ``fuse serve --workers N`` leaves its settings for the worker processes (JSON).
+SETTINGS_ENV = "FUSE_SERVE_SETTINGS"
+
+
+def app_from_env() -> FastAPI:
+    """The application of one worker process of ``fuse serve --workers N``."""
+    s = json.loads(os.environ[SETTINGS_ENV])
+    return create_app(s["db"], rate_limits=RATE_LIMITS if s["rate_limits"] else None,
+                      allowed_origins=s["origins"], redis_url=s["redis"])
+
+
 def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | None = RATE_LIMITS,
-               allowed_origins: Iterable[str] = ()) -> FastAPI:
+               allowed_origins: Iterable[str] = (), redis_url: str | None = None) -> FastAPI:
     """The FUSE web application, storing finished games at ``db_url`` (default: a SQLite file in
     the user's data folder, see ``fusegame.server.storage.default_url``). ``rate_limits`` are the
     limits per client address (``fusegame.server.guard``; None: none), ``allowed_origins`` the
-    web pages besides the server's own that may open its sockets (``"*"``: any)."""
+    web pages besides the server's own that may open its sockets (``"*"``: any). With
+    ``redis_url`` this process is one of many sharing that Redis and the database
+    (``fusegame.server.cluster``): rooms have one owner each, and the rate limits are counted there."""
     storage = Storage(db_url or default_url())
     lobby = Lobby(storage)
     tutorial = Tutorial()
     replays = ReplayCache()
-    rates = Rates(rate_limits)
+    rates = Rates(rate_limits, storage_uri=redis_url)
     origins = Origins(allowed_origins)
+    cluster = Cluster(redis_url, lobby, rates) if redis_url is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -137,17 +154,26 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         gc.collect()
         gc.freeze()
         # every room that was open when the server stopped, however it stopped, is back before
-        # the first request is served
-        resumed = lobby.resume()
+        # the first request is served (in a cluster: those that no other process holds)
+        if cluster is not None:
+            try:
+                await cluster.start()
+            except (RedisError, OSError) as e:
+                raise StorageError(f"cannot reach Redis at {redis_url}: {e}") from None
+            resumed = len(lobby.rooms)
+        else:
+            resumed = lobby.resume()
         await lobby.stores_done()  # a game that had ended unlogged is in the log before any request
         if resumed:
             log.warning("resumed %d room(s) from %s", resumed, storage.url)
-        restore_signals = stop_on_signals(lobby)
+        restore_signals = stop_on_signals(lobby, cluster.close if cluster is not None else None)
         try:
             yield
         finally:
             restore_signals()
             await lobby.close()  # already done if a signal stopped the server
+            if cluster is not None:
+                await cluster.close()
             storage.close()
 
     app = FastAPI(title="FUSE", version="0.1.0", lifespan=lifespan,
@@ -186,16 +212,27 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         if wait is not None:
             raise RateLimited(wait, what)
 
-    def find_room(code: str, address: str) -> Room:
-        """The room for a look-up from ``address`` (404 when there is none). An address that has
-        used up its misses is refused every look-up, so a guesser learns nothing more."""
+    async def find_room(code: str, address: str) -> Room | Remote:
+        """The room for a look-up from ``address``: held here, or in a cluster by another process
+        (404 when there is none). An address that has used up its misses is refused every
+        look-up, so a guesser learns nothing more."""
         wait = rates.wait("miss", address)
         if wait is not None:
             raise RateLimited(wait, "look-ups of unknown rooms")
         count("lookup", address, "room look-ups")
         try:
-            return lobby.get(code)
-        except HTTPException:
+            if cluster is None or len(code) > 64:
+                return lobby.get(code)
+            try:
+                found = await cluster.find(normal_code(code))
+            except Unavailable as e:
+                raise HTTPException(503, f"the room cannot be reached just now ({e}): try again") from None
+            if found is None:
+                return lobby.get(code)  # the 404
+            return found
+        except HTTPException as e:
+            if e.status_code != 404:
+                raise
             log_id = game_of_room(code)
             if log_id is not None:
                 raise RoomOver(normal_code(code), log_id) from None
@@ -221,32 +258,55 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         count("create", address_of(request), "new rooms")
         body = wire.parse_json(await _body(request))
         try:
-            room = lobby.create(body)
+            options = parse_options(body)
         except OptionError as e:
             raise HTTPException(422, str(e)) from None
+        room = lobby.open(options, await cluster.new_code() if cluster is not None else None)
         return {"code": room.code, "url": room.to_dict()["url"], "room": room.to_dict()}
 
-    @app.get("/api/rooms/{code}")
-    async def get_room(code: str, request: Request) -> dict[str, Any]:
-        return {"room": find_room(code, address_of(request)).to_dict()}
+    async def room_view(room: Room, args: dict[str, Any]) -> tuple[int, Any]:
+        return 200, {"room": room.to_dict()}
 
-    @app.post("/api/rooms/{code}/join", response_model=None)
-    async def join(code: str, request: Request) -> dict[str, Any] | JSONResponse:
-        address = address_of(request)
-        count("join", address, "joins")
-        room = find_room(code, address)
-        body = wire.parse_body(await _body(request), wire.JoinBody)
-        name = wire.join_name(body.name)
+    async def join_room(room: Room, args: dict[str, Any]) -> tuple[int, Any]:
+        name = wire.join_name(args.get("name", ""))
         try:
             if name is None:
                 raise RoomError(f"a name is 1 to {wire.MAX_NAME} characters", 422, reason="name",
                                 max=wire.MAX_NAME)
-            s = room.join(name, body.seat)
+            s = room.join(name, args.get("seat"))
         except RoomError as e:
             # the refusal's reason and facts let the page say it in its own words
-            return JSONResponse({"detail": str(e), "reason": e.reason, "params": e.params},
-                                status_code=e.status)
-        return {"code": room.code, "seat": s.index, "token": s.token}
+            return e.status, {"detail": str(e), "reason": e.reason, "params": e.params}
+        return 200, {"code": room.code, "seat": s.index, "token": s.token}
+
+    #: what a request may ask of a room, on whichever process holds it
+    ops: dict[str, Callable[[Room, dict[str, Any]], Awaitable[tuple[int, Any]]]] = {
+        "get": room_view, "join": join_room}
+    if cluster is not None:
+        cluster.handlers.update(ops)
+
+    async def on_owner(found: Room | Remote, op: str, args: dict[str, Any]) -> JSONResponse:
+        if isinstance(found, Room):
+            status, body = await ops[op](found, args)
+        else:
+            assert cluster is not None
+            try:
+                status, body = await cluster.call(found, op, args)
+            except Unavailable as e:
+                status, body = 503, {"detail": f"{e}: try again"}
+        return JSONResponse(body, status_code=status)
+
+    @app.get("/api/rooms/{code}", response_model=None)
+    async def get_room(code: str, request: Request) -> JSONResponse:
+        return await on_owner(await find_room(code, address_of(request)), "get", {})
+
+    @app.post("/api/rooms/{code}/join", response_model=None)
+    async def join(code: str, request: Request) -> JSONResponse:
+        address = address_of(request)
+        count("join", address, "joins")
+        found = await find_room(code, address)
+        body = wire.parse_body(await _body(request), wire.JoinBody)
+        return await on_owner(found, "join", {"name": body.name, "seat": body.seat})
 
     # ---------------------------------------------------------------- the match
     @app.websocket("/ws/{code}")
@@ -260,7 +320,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         address = address_of(ws)
         await ws.accept()
         try:
-            room = find_room(code, address)
+            room = await find_room(code, address)
         except RateLimited as e:
             await ws.send_text(rate_limited(e.wait, e.what))
             await ws.close(code=CLOSE_RATE_LIMITED)
@@ -270,11 +330,19 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
                                            "reason": "finished", "params": {"log_id": e.log_id}}))
             await ws.close(code=CLOSE_UNKNOWN_ROOM)
             return
-        except HTTPException:
+        except HTTPException as e:
+            if e.status_code == 503:  # a room held elsewhere while Redis cannot be reached
+                await ws.send_text(json.dumps({"type": "error", "code": "unavailable",
+                                               "message": str(e.detail), "reason": None, "params": {}}))
+                await ws.close(code=CLOSE_MOVED)  # the page tries again
+                return
             await ws.send_text(json.dumps({"type": "error", "code": "unknown_room",
                                            "message": f"no room {code.upper()[:16]!r}", "reason": None,
                                            "params": {}}))
             await ws.close(code=CLOSE_UNKNOWN_ROOM)
+            return
+        if isinstance(room, Remote):
+            await relay(ws, room, wire.seat_token(token), address)
             return
         client = SocketClient(ws, room.seat_of(wire.seat_token(token)), address=address, rates=rates)
         pump = asyncio.create_task(client.pump())
@@ -297,6 +365,33 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
             client.closed = True
             room.disconnect(client)
             pump.cancel()
+
+    async def relay(ws: WebSocket, remote: Remote, token: str | None, address: str) -> None:
+        """A socket for a room another process holds: its frames go to the owner and back."""
+        assert cluster is not None
+        client = SocketClient(ws, None, address=address)
+        pump = asyncio.create_task(client.pump())
+        conn = cluster.relay_open(remote, client, token)
+        try:
+            while not client.closed:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    data = msg.get("bytes") or b""
+                    text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE else "x" * (
+                        MAX_MESSAGE + 1)
+                cluster.relay_frame(conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            cluster.relay_close(conn)
+            if not client.closed:
+                pump.cancel()
+            else:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pump, 2)
 
     # ---------------------------------------------------------------- the BDT Log
     @app.get("/api/log")

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 RATE_LIMITS: dict[str, str] = {
@@ -62,11 +62,15 @@ class Rates:
     """The rate limits of one server. ``Rates(None)`` counts nothing (``fuse serve
     --no-rate-limits``: load tests, which come from one address)."""
 
-    def __init__(self, limits: Mapping[str, str] | None = RATE_LIMITS) -> None:
+    def __init__(self, limits: Mapping[str, str] | None = RATE_LIMITS,
+                 storage_uri: str | None = None) -> None:
+        """``storage_uri`` (``redis://...``) counts on Redis, shared by the processes of a cluster;
+        without it the counts are in this process's memory."""
         self.enabled = limits is not None
         self._items: dict[str, list[RateLimitItem]] = {
             kind: parse_many(text) for kind, text in (limits or {}).items()}
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        storage = storage_from_string(storage_uri) if storage_uri and self.enabled else MemoryStorage()
+        self._limiter = MovingWindowRateLimiter(storage)
 
     def hit(self, kind: str, key: str) -> float | None:
         """Count one ``kind`` for ``key``: None when allowed, else the seconds to wait."""

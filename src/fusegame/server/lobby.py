@@ -29,7 +29,7 @@ import logging
 import secrets
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Collection
 from datetime import UTC, datetime
 from functools import partial
 from types import FrameType
@@ -115,6 +115,8 @@ class Lobby:
         self._expiry: dict[str, Timer] = {}
         self._unsaved: set[str] = set()  # rooms whose last write failed: written whole next time
         self._stored: set[str] = set()  # finished rooms whose game has gone to the log
+        #: told of every room that leaves memory (the cluster gives up its lease on it)
+        self.on_drop: Callable[[Room], None] | None = None
 
     def new_code(self) -> str:
         while True:
@@ -126,9 +128,10 @@ class Lobby:
         """A new room from the JSON options of ``POST /api/rooms`` (``OptionError`` when bad)."""
         return self.open(parse_options(body))
 
-    def open(self, options: RoomOptions) -> Room:
-        """A new room for already checked options."""
-        room = Room(self.new_code(), options, self.scheduler, host=self)
+    def open(self, options: RoomOptions, code: str | None = None) -> Room:
+        """A new room for already checked options (under ``code`` when one is given: a code this
+        process has claimed in the cluster)."""
+        room = Room(code or self.new_code(), options, self.scheduler, host=self)
         self.rooms[room.code] = room
         self._write_whole(room)
         self._expire_later(room, LOBBY_IDLE_S)
@@ -233,6 +236,10 @@ class Lobby:
             self._drop(room)  # a socket still open re-arms this when it closes
             self._write(room, partial(self.storage.delete_room, room.code))
 
+    def forget(self, room: Room) -> None:
+        """Let ``room`` leave memory but keep it in the database (another process owns it now)."""
+        self._drop(room)
+
     def _drop(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
@@ -241,13 +248,16 @@ class Lobby:
             timer.cancel()
         self._stored.discard(room.code)
         self._unsaved.discard(room.code)
+        if self.on_drop is not None:
+            self.on_drop(room)
 
     # ================================================================== restarting
-    def resume(self) -> int:
-        """Bring back every room the database keeps (when the server starts); returns how many.
-        A room that cannot be rebuilt is logged and marked ``broken`` (kept, never tried again)."""
+    def resume(self, codes: Collection[str] | None = None) -> int:
+        """Bring back every room the database keeps (when the server starts), or those of
+        ``codes`` (rooms this process has taken over in a cluster); returns how many. A room that
+        cannot be rebuilt is logged and marked ``broken`` (kept, never tried again)."""
         try:
-            kept = self.storage.load_rooms()
+            kept = self.storage.load_rooms(codes)
         except StorageError as e:
             log.error("the open rooms cannot be read, none is resumed: %s", e)
             return 0
@@ -303,7 +313,7 @@ def _unsent(client: object) -> bool:
     return isinstance(queue, asyncio.Queue) and not queue.empty()
 
 
-def stop_on_signals(lobby: Lobby) -> Callable[[], None]:
+def stop_on_signals(lobby: Lobby, then: Callable[[], Awaitable[None]] | None = None) -> Callable[[], None]:
     """Run ``lobby.close`` when the process gets SIGTERM or SIGINT, then hand the signal on to the
     handler that was there (uvicorn's, which stops the server and closes the sockets). A second
     signal while closing goes straight on. Only where a server installed handlers of its own, in
@@ -317,6 +327,8 @@ def stop_on_signals(lobby: Lobby) -> Callable[[], None]:
     async def close_then(handler: Callable[[int, FrameType | None], Any], signum: int) -> None:
         try:
             await lobby.close()
+            if then is not None:
+                await then()  # a cluster's leases, given up once every room is written down
         except Exception:
             log.exception("the rooms could not all be stopped cleanly")
         handler(signum, None)

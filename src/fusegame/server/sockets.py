@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
@@ -42,6 +42,38 @@ def rate_limited(wait: float, what: str) -> str:
                        "params": {"retry_after": seconds}}, separators=(",", ":"))
 
 
+class DoorClient(Protocol):
+    """What the door needs of a socket, here or relayed from another process."""
+
+    seat: int | None
+    address: str
+    rates: Rates | None
+
+    def send(self, text: str) -> None: ...
+
+
+def through_the_door(client: DoorClient, room: Room, text: str) -> None:
+    """One frame from ``client``: counted against its address's rate limits, read as a declared
+    message (``fusegame.server.wire``), and only then handed to ``room``."""
+    rates = client.rates
+    if rates is not None and rates.enabled:
+        wait = rates.hit("message", client.address)
+        if wait is not None:
+            client.send(rate_limited(wait, "messages"))
+            return
+    try:
+        msg = wire.parse_message(text)
+    except wire.WireError as e:
+        room.error(client, e.code, str(e))
+        return
+    if rates is not None and rates.enabled and msg.type in ("chat", "signal"):
+        wait = rates.hit("chat", client.address)
+        if wait is not None:
+            client.send(rate_limited(wait, "chat messages"))
+            return
+    room.handle_message(client, msg)
+
+
 class SocketClient:
     """One WebSocket: frames are queued by the room and written by ``pump``."""
 
@@ -51,7 +83,8 @@ class SocketClient:
         self.seat = seat
         self.address = address
         self.rates = rates
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: frames to write; None closes the socket as too slow, a number closes it with that code
+        self.queue: asyncio.Queue[str | int | None] = asyncio.Queue()
         self.closed = False
 
     def send(self, text: str) -> None:
@@ -63,25 +96,15 @@ class SocketClient:
             return
         self.queue.put_nowait(text)
 
+    def close_soon(self, code: int) -> None:
+        """Close the socket with ``code`` once the frames queued before are written."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
+
     def receive(self, room: Room, text: str) -> None:
         """One frame from this socket, through the door to ``room``."""
-        rates = self.rates
-        if rates is not None and rates.enabled:
-            wait = rates.hit("message", self.address)
-            if wait is not None:
-                self.send(rate_limited(wait, "messages"))
-                return
-        try:
-            msg = wire.parse_message(text)
-        except wire.WireError as e:
-            room.error(self, e.code, str(e))
-            return
-        if rates is not None and rates.enabled and msg.type in ("chat", "signal"):
-            wait = rates.hit("chat", self.address)
-            if wait is not None:
-                self.send(rate_limited(wait, "chat messages"))
-                return
-        room.handle_message(self, msg)
+        through_the_door(self, room, text)
 
     async def pump(self) -> None:
         """Write the queued frames until the socket closes or the task is cancelled; a failure
@@ -91,6 +114,9 @@ class SocketClient:
                 text = await self.queue.get()
                 if text is None:
                     await self.ws.close(code=CLOSE_TOO_SLOW, reason="too slow")
+                    return
+                if isinstance(text, int):
+                    await self.ws.close(code=text)
                     return
                 try:
                     await self.ws.send_text(text)

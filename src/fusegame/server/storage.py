@@ -27,7 +27,7 @@ import contextlib
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -524,17 +524,31 @@ class Storage:
             conn.execute(delete(_ACTIONS).where(_ACTIONS.c.room == code))
             conn.execute(delete(_ROOMS).where(_ROOMS.c.code == code))
 
-    def load_rooms(self) -> list[StoredRoom]:
-        """Every stored room with its actions in order, oldest room first."""
+    def load_rooms(self, codes: Collection[str] | None = None) -> list[StoredRoom]:
+        """Every stored room (or those of ``codes``) with its actions in order, oldest room first."""
         with self._session("read the open rooms") as s:
             actions: dict[str, list[str]] = {}
-            for code, action in s.execute(select(_ACTIONS.c.room, _ACTIONS.c.action)
+            which = [] if codes is None else [_ACTIONS.c.room.in_(list(codes))]
+            for code, action in s.execute(select(_ACTIONS.c.room, _ACTIONS.c.action).where(*which)
                                           .order_by(_ACTIONS.c.room, _ACTIONS.c.idx)):
                 actions.setdefault(code, []).append(action)
-            rows = s.execute(select(_ROOMS).order_by(_ROOMS.c.created_at, _ROOMS.c.code)).mappings().all()
+            chosen = [] if codes is None else [_ROOMS.c.code.in_(list(codes))]
+            rows = s.execute(select(_ROOMS).where(*chosen)
+                             .order_by(_ROOMS.c.created_at, _ROOMS.c.code)).mappings().all()
             return [StoredRoom(code=r["code"], status=r["status"], options=dict(r["options"]),
                                seed=r["seed"], seats=list(r["seats"]), created_at=_utc(r["created_at"]),
                                clock_ms=r["clock_ms"], actions=actions.get(r["code"], [])) for r in rows]
+
+    def has_room(self, code: str) -> bool:
+        """Whether room ``code`` is kept (and not broken)."""
+        with self._session("read the open rooms") as s:
+            return s.scalars(select(_ROOMS.c.code).where(_ROOMS.c.code == code,
+                                                         _ROOMS.c.status != "broken")).first() is not None
+
+    def room_codes(self) -> list[str]:
+        """The codes of the rooms kept, but for broken ones (cheap: no seats, no actions)."""
+        with self._session("read the open rooms") as s:
+            return list(s.scalars(select(_ROOMS.c.code).where(_ROOMS.c.status != "broken")))
 
     def finish_room(self, code: str | None, entry: LogEntry) -> int:
         """Add a finished game to the log and forget its room (``code``), in one transaction:
