@@ -4,6 +4,7 @@
     python bench/ws_latency.py --players 100 --duration 30
     python bench/ws_latency.py --players 8 --duration 5 --json
     python bench/ws_latency.py --url http://127.0.0.1:8000 --pid 4242   # a server already running
+    python bench/ws_latency.py --players 2000 --processes 2   # two processes sharing a redis-server
 
 Starts ``fuse serve`` (``python -m fusegame.cli serve``) on a free port with a throwaway SQLite BDT
 Log and without rate limits (every player comes from this one address), waits for
@@ -55,6 +56,7 @@ import math
 import os
 import random
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -351,14 +353,19 @@ class Team:
         st = b.stats
         seed = (b.seed * 1_000_003 + self.index * 1009 + self.rooms) % (1 << 48)
         self.rooms += 1
-        r = await self.http.post("/api/rooms", json={"players": b.per_match, "difficulty": "standard",
+        # with several processes the room is created on one and its players spread over all of
+        # them, as a load balancer without sticky sessions would send them
+        n = len(b.urls)
+        create = self.http if n == 1 else b.https[self.index % n]
+        r = await create.post("/api/rooms", json={"players": b.per_match, "difficulty": "standard",
                                                   "bot_delay_ms": 0, "seed": seed})
         r.raise_for_status()
         code = r.json()["code"]
         match = Match(st, b.per_match)
         tokens = []
         for k, p in enumerate(self.players):
-            r = await self.http.post(f"/api/rooms/{code}/join", json={"name": p.name, "seat": k})
+            http = self.http if n == 1 else b.https[(self.index + k) % n]
+            r = await http.post(f"/api/rooms/{code}/join", json={"name": p.name, "seat": k})
             r.raise_for_status()
             tokens.append(r.json()["token"])
         tasks: list[asyncio.Task[None]] = []
@@ -366,7 +373,8 @@ class Team:
         try:
             for k, (p, token) in enumerate(zip(self.players, tokens)):
                 where = {} if self.address is None else {"local_addr": (self.address, 0)}
-                p.ws = await ws_connect(f"{b.ws_base}/ws/{code}?token={token}", max_size=1 << 22,
+                ws_base = b.ws_bases[(self.index + k) % n]
+                p.ws = await ws_connect(f"{ws_base}/ws/{code}?token={token}", max_size=1 << 22,
                                         ping_interval=None, open_timeout=30,
                                         compression="deflate" if b.deflate else None, **where)
                 opened.append(p)
@@ -416,10 +424,14 @@ class Team:
 class Bench:
     """The whole run: the teams, the measurement window, the figures."""
 
-    def __init__(self, args: argparse.Namespace, url: str, pid: int | None) -> None:
-        self.url = url.rstrip("/")
-        self.ws_base = "ws" + self.url.removeprefix("http")
-        self.pid = pid
+    def __init__(self, args: argparse.Namespace, urls: list[str], pids: list[int | None],
+                 redis_pid: int | None = None) -> None:
+        #: the server processes (one unless --processes), and the Redis they share
+        self.urls = [u.rstrip("/") for u in urls]
+        self.url = self.urls[0]
+        self.ws_bases = ["ws" + u.removeprefix("http") for u in self.urls]
+        self.pids = pids
+        self.redis_pid = redis_pid
         self.per_match = args.per_match
         self.teams = max(1, args.players // args.per_match)
         self.players = self.teams * self.per_match
@@ -437,6 +449,14 @@ class Bench:
         self._teams_connected = 0
         self.http = httpx.AsyncClient(base_url=self.url, timeout=30,
                                       limits=httpx.Limits(max_connections=32))
+        self.https = [self.http] + [httpx.AsyncClient(base_url=u, timeout=30,
+                                                      limits=httpx.Limits(max_connections=32))
+                                    for u in self.urls[1:]]
+
+    def server_cpu(self) -> float | None:
+        """CPU seconds used so far by every server process together."""
+        times = [proc_cpu(p) for p in self.pids]
+        return None if any(t is None for t in times) else sum(t for t in times if t is not None)
 
     def team_connected(self) -> None:
         self._teams_connected += 1
@@ -461,14 +481,16 @@ class Bench:
         gc.collect()
         gc.freeze()
 
-        cpu0, gen0, mach0 = proc_cpu(self.pid), time.process_time(), machine_cpu()
+        cpu0, gen0, mach0 = self.server_cpu(), time.process_time(), machine_cpu()
+        redis0 = proc_cpu(self.redis_pid)
         w0 = time.perf_counter()
         st.measuring = True
         self.window_start = w0
         await asyncio.sleep(self.duration)
         st.measuring = False
         wall = time.perf_counter() - w0
-        cpu1, gen1, mach1 = proc_cpu(self.pid), time.process_time(), machine_cpu()
+        cpu1, gen1, mach1 = self.server_cpu(), time.process_time(), machine_cpu()
+        redis1 = proc_cpu(self.redis_pid)
         connected = st.connected
 
         self.stop.set()
@@ -479,19 +501,23 @@ class Bench:
         _done, stuck = await asyncio.wait(runs, timeout=30)
         for t in stuck:
             t.cancel()
-        await self.http.aclose()
+        for h in self.https:
+            await h.aclose()
         for t in teams:
             if t.http is not self.http:
                 await t.http.aclose()
 
         server = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         gen = gen1 - gen0
-        other = None if mach0 is None or mach1 is None or server is None else (mach1 - mach0) - server - gen
+        redis = None if redis0 is None or redis1 is None else redis1 - redis0
+        other = None if mach0 is None or mach1 is None or server is None else (
+            (mach1 - mach0) - server - gen - (redis or 0.0))
         claim = percentiles(st.claim_ms)
         fanout = percentiles(st.fanout_ms)
         p99 = claim["p99"]
         return {
-            "url": self.url, "players": self.players, "per_match": self.per_match, "matches": self.teams,
+            "url": self.url, "processes": len(self.urls), "players": self.players,
+            "per_match": self.per_match, "matches": self.teams,
             "connected": connected, "ramp_s": round(ramp_s, 1), "duration_s": round(wall, 2),
             "think_s": list(self.think), "race": self.race, "seed": self.seed, "deflate": self.deflate,
             "rate_limits": self.spread,
@@ -508,6 +534,9 @@ class Bench:
                 "ms_per_match_per_s": round(server / wall / self.teams * 1000, 3),
                 "us_per_claim": round(server / st.w_claims * 1e6, 1) if st.w_claims else None,
             },
+            "redis_cpu": None if redis is None else {
+                "cores": round(redis / wall, 3),
+                "us_per_claim": round(redis / st.w_claims * 1e6, 1) if st.w_claims else None},
             "generator_cpu": {"seconds": round(gen, 2), "cores": round(gen / wall, 3)},
             "other_cpu_cores": None if other is None else round(max(0.0, other) / wall, 3),
             "cpus": os.cpu_count(),
@@ -545,10 +574,33 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: str, log: Path, limits: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Debian's ``redis-server`` on a free port, without persistence; raises RuntimeError."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        raise RuntimeError("--processes needs redis-server (apt-get install redis-server)")
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(workdir)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1) as c:
+            c.sendall(b"PING\r\n")
+            if c.recv(16).startswith(b"+PONG"):
+                return proc, f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("redis-server did not come up")
+
+
+def start_server(db: str, log: Path, limits: bool = False,
+                 redis: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """``fuse serve`` on a free port, once it answers ``GET /api/health``; raises RuntimeError."""
     port = free_port()
     cmd = [sys.executable, "-m", "fusegame.cli", "serve", "--port", str(port), "--db", db]
+    if redis is not None:
+        cmd += ["--redis", redis]
     if not limits:  # every player comes from this one address: the per-address limits would refuse them
         cmd.append("--no-rate-limits")
     with log.open("wb") as out:
@@ -589,6 +641,7 @@ def table(r: dict[str, Any]) -> str:
     g = r["generator_cpu"]
     lines = [
         f"{r['players']} players in {r['matches']} matches of {r['per_match']} at {r['url']}"
+        + (f" and {r['processes'] - 1} more process(es) sharing Redis" if r["processes"] > 1 else "") +
         f" (think {r['think_s'][0]:g}-{r['think_s'][1]:g} s, race {r['race']:g}, seed {r['seed']}"
         f"{'' if r['deflate'] else ', no compression'}"
         f"{', rate limits on, a loopback address per match' if r['rate_limits'] else ''})",
@@ -616,6 +669,9 @@ def table(r: dict[str, Any]) -> str:
         per_claim = "-" if s["us_per_claim"] is None else f"{s['us_per_claim']:.0f}"
         lines.append(f"server CPU {s['cores']:.2f} cores: {s['ms_per_match_per_s']:.2f} ms per match per"
                      f" second, {per_claim} µs per claim")
+    if r["redis_cpu"] is not None:
+        rc = r["redis_cpu"]
+        lines.append(f"redis-server CPU {rc['cores']:.2f} cores, {rc['us_per_claim'] or 0:.0f} µs per claim")
     other = r["other_cpu_cores"]
     lag = r["generator_lag_ms"]
     lines.append(f"load generator CPU {g['cores']:.2f} cores (it shares the machine's {r['cpus']} cores"
@@ -652,10 +708,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="keep the server's rate limits on; each match comes from its own loopback address")
     ap.add_argument("--no-deflate", action="store_true",
                     help="do not offer permessage-deflate (browsers do, so it is on by default)")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes sharing a redis-server started for the run; each match's "
+                         "players are spread over them (default 1: one process, no Redis)")
     ap.add_argument("--url", default=None, help="a server already running, e.g. http://127.0.0.1:8000")
     ap.add_argument("--pid", type=int, default=None, help="that server's process id, for its CPU time")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     args = ap.parse_args(argv)
+    if not 1 <= args.processes <= 16 or (args.processes > 1 and args.url is not None):
+        ap.error("--processes is 1 to 16, and starts its own servers (not with --url)")
     if not 1 <= args.per_match <= 5 or args.players < args.per_match or args.duration <= 0 or args.ramp <= 0:
         ap.error("--per-match is 1 to 5, --players at least --per-match, --duration and --ramp above 0")
     args.progress = sys.stderr.isatty()
@@ -667,27 +728,42 @@ def main(argv: list[str] | None = None) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
     with tempfile.TemporaryDirectory(prefix="fuse-bench-") as tmp:
-        proc = None
+        procs: list[subprocess.Popen[bytes]] = []
+        redis_proc = None
         if args.url is None:
             try:
-                proc, url = start_server(f"sqlite:///{tmp}/bench.db", Path(tmp) / "server.log",
-                                         limits=args.with_limits)
+                redis = None
+                if args.processes > 1:
+                    redis_proc, redis = start_redis(Path(tmp))
+                urls = []
+                for i in range(args.processes):
+                    proc, url = start_server(f"sqlite:///{tmp}/bench.db", Path(tmp) / f"server{i}.log",
+                                             limits=args.with_limits, redis=redis)
+                    procs.append(proc)
+                    urls.append(url)
             except RuntimeError as e:
                 print(f"ws_latency: {e}", file=sys.stderr)
+                for proc in procs:
+                    stop_server(proc)
+                if redis_proc is not None:
+                    redis_proc.kill()
                 return 1
-            pid: int | None = proc.pid
+            pids: list[int | None] = [p.pid for p in procs]
         else:
-            url, pid = args.url, args.pid
+            urls, pids = [args.url], [args.pid]
             try:
-                httpx.get(f"{url.rstrip('/')}/api/health", timeout=5).raise_for_status()
+                httpx.get(f"{args.url.rstrip('/')}/api/health", timeout=5).raise_for_status()
             except httpx.HTTPError as e:
-                print(f"ws_latency: {url} does not answer /api/health: {e}", file=sys.stderr)
+                print(f"ws_latency: {args.url} does not answer /api/health: {e}", file=sys.stderr)
                 return 1
         try:
-            result = _run(lambda: Bench(args, url, pid).run())
+            result = _run(lambda: Bench(args, urls, pids, redis_proc.pid if redis_proc else None).run())
         finally:
-            if proc is not None:
+            for proc in procs:
                 stop_server(proc)
+            if redis_proc is not None:
+                redis_proc.kill()
+                redis_proc.wait()
     print(json.dumps(result, indent=2) if args.json else table(result))
     return 0
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,14 +16,13 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from clusterpages import Frame, Player
 from fuseproc import FuseServer
 from redisproc import RedisServer
 
 pytestmark = pytest.mark.timeout(300)
-
-Frame = dict[str, Any]
-
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[tuple[FuseServer, FuseServer]]:
@@ -38,8 +38,8 @@ def service(tmp_path: Path) -> Iterator[tuple[FuseServer, FuseServer]]:
             yield a, b
 
 
-def new_room(server: FuseServer, players: int) -> str:
-    r = httpx.post(server.base + "/api/rooms", json={"players": players, "difficulty": "training",
+def new_room(server: FuseServer, players: int, difficulty: str = "training") -> str:
+    r = httpx.post(server.base + "/api/rooms", json={"players": players, "difficulty": difficulty,
                                                      "bot_delay_ms": 0, "hints": False})
     assert r.status_code == 201, r.text
     return str(r.json()["code"])
@@ -50,45 +50,6 @@ def join(server: FuseServer, code: str, name: str) -> Frame:
     assert r.status_code == 200, r.text
     body: Frame = r.json()
     return body
-
-
-class Player:
-    """A person at the table through one socket: makes the first move offered to their seat."""
-
-    def __init__(self, name: str, token: str) -> None:
-        self.name = name
-        self.token = token
-        self.seqs: list[int] = []
-        self.welcomes: list[Frame] = []
-
-    async def play(self, ws: ClientConnection, stop_after: int | None = None) -> Frame | None:
-        """Play until the game is over (its ``over`` frame) or ``stop_after`` state frames."""
-        acted_on = -1
-        latest: Frame | None = None
-        seen = 0
-        while True:
-            m: Frame = json.loads(await ws.recv())
-            if m["type"] == "welcome":
-                self.welcomes.append(m)
-            if m["type"] == "over":
-                return m
-            if m["type"] == "state":
-                latest = m
-                self.seqs.append(m["seq"])
-                seen += 1
-                if stop_after is not None and seen >= stop_after:
-                    return None
-            elif m["type"] == "error":
-                assert m["code"] == "illegal" or m.get("reason") == "over", m  # a die taken first
-                acted_on = -1
-            if latest is None or latest["seq"] <= acted_on:
-                continue
-            moves = latest["moves"]
-            action = (moves["place"][0]["actions"][0] if moves["place"]
-                      else moves["actions"][0]["action"] if moves["actions"] else None)
-            if action is not None:
-                await ws.send(json.dumps({"type": "act", "action": action}))
-                acted_on = latest["seq"]
 
 
 def test_players_on_two_processes_play_one_room_to_its_end(service: tuple[FuseServer, FuseServer]) -> None:
@@ -225,3 +186,206 @@ def test_a_socket_relayed_by_a_process_that_dies_leaves_its_seat(
                 await asyncio.sleep(0.2)
 
     asyncio.run(main())
+
+
+async def seated(player: Player, servers: list[FuseServer], code: str) -> Frame:
+    """A page that plays its seat to the end of the game, opening its socket again on the next
+    process (as a load balancer would send it) whenever the socket closes."""
+    for attempt in range(2000):
+        server = servers[attempt % len(servers)]
+        try:
+            async with connect(f"{server.ws_base}/ws/{code}?token={player.token}", open_timeout=5) as ws:
+                over = await player.play(ws)
+                if over is not None:
+                    return over
+        except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
+            pass
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{player.name} never saw the end of the game")
+
+
+async def after_states(player: Player, n: int, games: asyncio.Future[Any]) -> None:
+    start = len(player.seqs)
+    while len(player.seqs) < start + n:
+        assert not games.done(), f"the game ended too soon for this test: {games.result()}"
+        await asyncio.sleep(0.05)
+
+
+def test_a_rolling_restart_of_every_process_interrupts_no_game(tmp_path: Path) -> None:
+    with RedisServer(tmp_path / "redis") as redis:
+        db = f"sqlite:///{tmp_path / 'fuse.db'}"
+        args = ("--redis", redis.url, "--no-rate-limits")
+        (tmp_path / "a").mkdir()
+        (tmp_path / "b").mkdir()
+        with FuseServer(db, tmp_path / "a", args=args) as a, FuseServer(db, tmp_path / "b", args=args) as b:
+            a.start()
+            b.start()
+            code = new_room(a, 2, "standard")
+            ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
+            bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
+            for_ready = [connect(f"{s.ws_base}/ws/{code}?token={p.token}") for s, p in ((a, ana), (b, bo))]
+
+            async def main() -> tuple[Frame, Frame, list[int]]:
+                for opening in for_ready:
+                    async with opening as ws:
+                        await ws.send(json.dumps({"type": "ready", "ready": True}))
+                        await ws.recv()
+                games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+                statuses = []
+                for server in (a, b):  # one process at a time: stopped as a deploy stops it, started again
+                    await after_states(ana, 6, games)
+                    statuses.append(await asyncio.to_thread(server.terminate))
+                    await asyncio.to_thread(server.start)
+                await after_states(ana, 6, games)
+                ana.think = bo.think = 0  # the rest of the game as fast as it goes
+                over_a, over_b = await games
+                return over_a, over_b, statuses
+
+            over_a, over_b, statuses = asyncio.run(main())
+            assert set(statuses) <= {0, -signal.SIGTERM}  # uvicorn ends as the signal asked
+            assert over_a["log_id"] == over_b["log_id"]
+            assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)  # never a step back
+            assert len(ana.welcomes) >= 3 and {w["seat"] for w in ana.welcomes} == {0}
+            entry = httpx.get(f"{a.base}/api/log/{over_a['log_id']}").json()
+            assert entry["played_by"] == ["person", "person"] and entry["ranked"] is True
+
+
+def test_redis_restarted_under_a_game_the_service_recovers(tmp_path: Path) -> None:
+    with RedisServer(tmp_path / "redis") as redis:
+        db = f"sqlite:///{tmp_path / 'fuse.db'}"
+        args = ("--redis", redis.url, "--no-rate-limits")
+        (tmp_path / "a").mkdir()
+        (tmp_path / "b").mkdir()
+        with FuseServer(db, tmp_path / "a", args=args) as a, FuseServer(db, tmp_path / "b", args=args) as b:
+            a.start()
+            b.start()
+            code = new_room(a, 2, "standard")
+            ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
+            bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
+
+            async def main() -> tuple[Frame, Frame]:
+                for server, p in ((a, ana), (b, bo)):
+                    async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
+                        await ws.send(json.dumps({"type": "ready", "ready": True}))
+                        await ws.recv()
+                games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+                await after_states(ana, 6, games)
+                redis.stop()
+                await asyncio.sleep(3)  # the rooms held by A play on meanwhile
+                during = httpx.get(f"{b.base}/api/rooms/{code}")
+                await asyncio.to_thread(redis.start)
+                await after_states(bo, 6, games)
+                ana.think = bo.think = 0
+                over_a, over_b = await games
+                # B cannot find the room's owner meanwhile, and says so rather than guess
+                assert during.status_code == 503 and "try again" in during.json()["detail"]
+                return over_a, over_b
+
+            over_a, over_b = asyncio.run(main())
+            assert over_a["log_id"] == over_b["log_id"]
+            assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)
+            said = a.output() + b.output()
+            assert "Redis cannot be reached" in said and "Redis is back" in said
+
+
+class RaceSeat:
+    """One player's socket in the claim race, read in the background."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.latest: Frame | None = None
+        self.errors = 0
+        self.over: Frame | None = None
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for raw in self.ws:
+            m = json.loads(raw)
+            if m["type"] == "state":
+                self.latest = m
+            elif m["type"] == "error":
+                assert m["code"] == "illegal" or m.get("reason") == "over", m
+                self.errors += 1
+            elif m["type"] == "over":
+                self.over = m
+
+    @property
+    def seq(self) -> int:
+        return -1 if self.latest is None else int(self.latest["seq"])
+
+    def dice(self) -> dict[int, str]:
+        """The dice this seat may place now, each with one of its placements."""
+        if self.latest is None:
+            return {}
+        return {p["die"]: p["actions"][0] for p in self.latest["moves"]["place"]}
+
+    def any_action(self) -> str | None:
+        if self.latest is None:
+            return None
+        moves = self.latest["moves"]
+        return (moves["place"][0]["actions"][0] if moves["place"]
+                else moves["actions"][0]["action"] if moves["actions"] else None)
+
+
+async def until(cond: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.001)
+
+
+def test_a_claim_race_across_two_processes_has_exactly_one_winner(
+        service: tuple[FuseServer, FuseServer]) -> None:
+    a, b = service
+    rounds = {"raced": 0, "games": 0}
+
+    async def one_game() -> None:
+        r = httpx.post(a.base + "/api/rooms", json={"players": 2, "difficulty": "training", "timed": False,
+                                                    "hints": False})
+        code = r.json()["code"]
+        ana, bo = join(a, code, "Ana")["token"], join(b, code, "Bo")["token"]
+        async with connect(f"{a.ws_base}/ws/{code}?token={ana}") as wa, \
+                connect(f"{b.ws_base}/ws/{code}?token={bo}") as wb:
+            seats = [RaceSeat(wa), RaceSeat(wb)]  # Ana's socket on A (the owner), Bo's relayed by B
+            for ws in (wa, wb):
+                await ws.send(json.dumps({"type": "ready", "ready": True}))
+            while True:
+                await until(lambda: seats[0].over is not None or (
+                    seats[0].seq == seats[1].seq >= 0), 10, "the two sockets never agreed on the table")
+                if seats[0].over is not None:
+                    break
+                s = seats[0].seq
+                both = sorted(set(seats[0].dice()) & set(seats[1].dice()))
+                before = [x.errors for x in seats]
+                if both:
+                    # the same die, claimed at the same moment from two processes
+                    d = both[0]
+                    await asyncio.gather(*(x.ws.send(json.dumps({"type": "act", "action": x.dice()[d]}))
+                                           for x in seats))
+                    refused = sum(before)
+                    await until(lambda s=s, refused=refused: sum(x.errors for x in seats) > refused
+                                and min(x.seq for x in seats) > s, 5, "no claim was refused: two winners")
+                    assert sum(x.errors for x in seats) - sum(before) == 1
+                    rounds["raced"] += 1
+                    continue
+                mover = next((x for x in seats if x.any_action() is not None), None)
+                if mover is None:
+                    await until(lambda s=s: seats[0].over is not None or seats[0].seq > s,
+                                10, "the game stalled")
+                    continue
+                await mover.ws.send(json.dumps({"type": "act", "action": mover.any_action()}))
+                mine = before[seats.index(mover)]
+                await until(lambda s=s, m=mover, mine=mine: seats[0].over is not None or m.errors > mine
+                            or min(x.seq for x in seats) > s, 10, "an action got no answer")
+            for x in seats:
+                x.task.cancel()
+        rounds["games"] += 1
+
+    async def main() -> None:
+        while rounds["raced"] < 1000:
+            await one_game()
+
+    asyncio.run(main())
+    assert rounds["raced"] >= 1000
+    log = httpx.get(b.base + "/api/log").json()
+    assert log["total"] == rounds["games"]

@@ -193,6 +193,10 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     async def bad_body(request: Request, exc: wire.BodyError) -> JSONResponse:
         return _error(exc.status, str(exc))
 
+    @app.exception_handler(Unavailable)
+    async def unavailable(request: Request, exc: Unavailable) -> JSONResponse:
+        return JSONResponse(exc.to_dict(), status_code=503, headers={"Retry-After": "2"})
+
     @app.exception_handler(RoomOver)
     async def room_over(request: Request, exc: RoomOver) -> JSONResponse:
         return JSONResponse(exc.to_dict(), status_code=404)
@@ -223,10 +227,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         try:
             if cluster is None or len(code) > 64:
                 return lobby.get(code)
-            try:
-                found = await cluster.find(normal_code(code))
-            except Unavailable as e:
-                raise HTTPException(503, f"the room cannot be reached just now ({e}): try again") from None
+            found = await cluster.find(normal_code(code))
             if found is None:
                 return lobby.get(code)  # the 404
             return found
@@ -293,7 +294,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
             try:
                 status, body = await cluster.call(found, op, args)
             except Unavailable as e:
-                status, body = 503, {"detail": f"{e}: try again"}
+                status, body = 503, e.to_dict()
         return JSONResponse(body, status_code=status)
 
     @app.get("/api/rooms/{code}", response_model=None)
@@ -330,12 +331,13 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
                                            "reason": "finished", "params": {"log_id": e.log_id}}))
             await ws.close(code=CLOSE_UNKNOWN_ROOM)
             return
-        except HTTPException as e:
-            if e.status_code == 503:  # a room held elsewhere while Redis cannot be reached
-                await ws.send_text(json.dumps({"type": "error", "code": "unavailable",
-                                               "message": str(e.detail), "reason": None, "params": {}}))
-                await ws.close(code=CLOSE_MOVED)  # the page tries again
-                return
+        except Unavailable as e:  # a room held elsewhere while Redis cannot be reached
+            body = e.to_dict()
+            await ws.send_text(json.dumps({"type": "error", "code": "unavailable", "message": body["detail"],
+                                           "reason": body["reason"], "params": body["params"]}))
+            await ws.close(code=CLOSE_MOVED)  # the page tries again
+            return
+        except HTTPException:
             await ws.send_text(json.dumps({"type": "error", "code": "unknown_room",
                                            "message": f"no room {code.upper()[:16]!r}", "reason": None,
                                            "params": {}}))

@@ -44,10 +44,11 @@ log = logging.getLogger("fusegame.server")
 #: How long a lease lasts unless renewed, and how often its owner renews it.
 LEASE_MS = 4000
 RENEW_S = 1.0
-#: How often a process looks for rooms in the database that nobody owns; a room must be seen
-#: unowned twice in a row before it is taken, which gives an owner whose lease vanished with a
-#: restarted Redis a whole sweep to claim it again.
+#: How often a process looks for rooms in the database that nobody owns, and how long a room must
+#: have been seen unowned before it is taken (a page that reconnects takes it at once): an owner
+#: whose lease vanished with a restarted Redis claims it again first, at its next renewal.
 SWEEP_S = 1.0
+UNOWNED_S = 2.5
 #: How long a relayed request waits for the owner's answer.
 CALL_TIMEOUT_S = 5.0
 #: Close code for a relayed socket whose owner has gone: the page reconnects and is served by
@@ -83,6 +84,12 @@ def _text(value: str | bytes | None) -> str | None:
 class Unavailable(Exception):
     """The cluster cannot be reached (Redis is down): a look-up of a room held elsewhere waits."""
 
+    def to_dict(self) -> dict[str, Any]:
+        """The body of the 503 that refuses a request (an error frame says ``detail`` as its
+        ``message``)."""
+        return {"detail": f"the room cannot be reached just now ({self}): try again",
+                "reason": "unavailable", "params": {}}
+
 
 @dataclass(frozen=True)
 class Remote:
@@ -107,7 +114,9 @@ class RemoteClient:
 
     def send(self, text: str) -> None:
         if not self.closed:
-            self.cluster.tell(self.relay, {"k": "out", "conn": self.conn, "text": text})
+            # frames are most of the traffic: sent as they are, after the connection's id, not
+            # wrapped and escaped in another JSON document
+            self.cluster.tell_frame(self.relay, "o", self.conn, text)
 
     def shut(self, code: int = CLOSE_MOVED) -> None:
         if not self.closed:
@@ -132,7 +141,7 @@ class Cluster:
         self._calls: dict[str, asyncio.Future[tuple[int, Any]]] = {}
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
-        self._unowned: set[str] = set()
+        self._unowned: dict[str, float] = {}  # rooms seen without an owner, since when
         self._ids = itertools.count()
         self.reachable = True
         self.handlers: dict[str, Callable[[Room, dict[str, Any]], Awaitable[tuple[int, Any]]]] = {}
@@ -214,18 +223,19 @@ class Cluster:
         self._outbox.put_nowait(("release", room.code))
 
     async def sweep(self, at_once: bool = False) -> None:
-        """Take over the rooms in the database that nobody owns (seen so twice in a row, or at
-        once when this process starts)."""
+        """Take over the rooms in the database that nobody has owned for ``UNOWNED_S`` (or at
+        once, when this process starts)."""
         codes = [c for c in await asyncio.to_thread(self.lobby.storage.room_codes)
                  if c not in self.lobby.rooms]
         if not codes:
-            self._unowned = set()
+            self._unowned = {}
             return
         owners = await self.redis.mget([owner_key(c) for c in codes])
-        free = {c for c, o in zip(codes, owners, strict=True) if o is None}
-        ready = free if at_once else free & self._unowned
-        self._unowned = free - ready
-        mine = [c for c in sorted(ready) if await self.claim(c)]
+        now = asyncio.get_running_loop().time()
+        seen = {c: self._unowned.get(c, now) for c, o in zip(codes, owners, strict=True) if o is None}
+        ready = [c for c, since in sorted(seen.items()) if at_once or now - since >= UNOWNED_S]
+        self._unowned = {c: since for c, since in seen.items() if c not in ready}
+        mine = [c for c in ready if await self.claim(c)]
         if mine:
             await self.take(mine)
 
@@ -247,6 +257,11 @@ class Cluster:
                 if not self.reachable:
                     log.warning("Redis is back at %s: rooms are found across processes again", self.url)
                     self.reachable = True
+                    # what the relays said while Redis was away is lost: their sockets reconnect
+                    for room, client in list(self.remote.values()):
+                        client.shut()
+                        room.disconnect(client)
+                    self.remote.clear()
             except (RedisError, OSError) as e:
                 if self.reachable:
                     log.error("Redis cannot be reached at %s (%s): the rooms held here play on; "
@@ -307,6 +322,10 @@ class Cluster:
         """Send ``message`` to ``process``, after every message this process sent before it."""
         self._outbox.put_nowait((channel(process), json.dumps(message, separators=(",", ":"))))
 
+    def tell_frame(self, process: str, kind: str, conn: str, text: str) -> None:
+        """A socket's frame, to the owner (``i``) or back to its relay (``o``), in order with the rest."""
+        self._outbox.put_nowait((channel(process), f"{kind}{conn}\n{text}"))
+
     async def _send(self) -> None:
         while True:
             target, data = await self._outbox.get()
@@ -317,33 +336,50 @@ class Cluster:
                     await self.redis.publish(target, data)
             except (RedisError, OSError) as e:
                 log.debug("a message between processes was lost: %s", e)
+            except Exception:
+                log.exception("a message between processes could not be sent")
             finally:
                 self._outbox.task_done()
 
     async def _listen(self, pubsub: Any) -> None:
+        subscribed = True
         while True:
             try:
-                async for item in pubsub.listen():
-                    if item.get("type") != "message":
-                        continue
-                    try:
-                        self._on_message(json.loads(item["data"]))
-                    except Exception:
-                        log.exception("a message between processes could not be handled")
+                if not subscribed:  # Redis went away: subscribe again once it is back
+                    await pubsub.subscribe(channel(self.me))
+                    subscribed = True
+                item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError):
-                await asyncio.sleep(0.5)  # Redis went away: subscribe again once it is back
-                with contextlib.suppress(RedisError, OSError):
-                    await pubsub.subscribe(channel(self.me))
+                subscribed = False
+                await asyncio.sleep(0.5)
+                continue
+            if item is None or item.get("type") != "message":
+                continue
+            try:
+                data: str = item["data"]
+                if data[:1] in ("o", "i"):
+                    conn, _, text = data[1:].partition("\n")
+                    self._on_frame(data[0], conn, text)
+                else:
+                    self._on_message(json.loads(data))
+            except Exception:
+                log.exception("a message between processes could not be handled")
+
+    def _on_frame(self, kind: str, conn: str, text: str) -> None:
+        if kind == "o":  # a frame from a room's owner, for a socket held here
+            relay = self.relays.get(conn)
+            if relay is not None:
+                relay[2].send(text)
+        else:  # a frame from a socket held by a relay, for a room owned here
+            held = self.remote.get(conn)
+            if held is not None:
+                through_the_door(held[1], held[0], text)
 
     def _on_message(self, m: dict[str, Any]) -> None:
         kind = m.get("k")
-        if kind == "out":
-            relay = self.relays.get(m["conn"])
-            if relay is not None:
-                relay[2].send(m["text"])
-        elif kind == "shut":
+        if kind == "shut":
             relay = self.relays.pop(m["conn"], None)
             if relay is not None:
                 relay[2].close_soon(int(m.get("code", CLOSE_MOVED)))
@@ -356,10 +392,6 @@ class Cluster:
                                   m.get("address", "unknown"), self.rates)
             self.remote[m["conn"]] = (room, client)
             room.connect(client)
-        elif kind == "frame":
-            held = self.remote.get(m["conn"])
-            if held is not None:
-                through_the_door(held[1], held[0], m["text"])
         elif kind == "close":
             held = self.remote.pop(m["conn"], None)
             if held is not None:
@@ -384,7 +416,7 @@ class Cluster:
     def relay_frame(self, conn: str, text: str) -> None:
         relay = self.relays.get(conn)
         if relay is not None:
-            self.tell(relay[1], {"k": "frame", "conn": conn, "text": text})
+            self.tell_frame(relay[1], "i", conn, text)
 
     def relay_close(self, conn: str) -> None:
         relay = self.relays.pop(conn, None)

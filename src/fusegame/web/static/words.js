@@ -308,11 +308,13 @@ export function refusalWords({message = '', code = null, reason = null, params =
     case 'over': return t('err.over');
     case 'not_playing': return t('err.notPlaying');
     case 'rate_limited': return t('err.rateLimited', {n: p.retry_after});
+    case 'unavailable': return t('err.unavailable');
     default: break;
   }
   if (code === 'not_seated') return t('err.spectator');
   if (code === 'illegal') return t('err.illegal', {detail: message});
   if (code === 'internal') return t('err.internal');
+  if (code === 'unavailable') return t('err.unavailable');
   return String(message || code || '');
 }
 
