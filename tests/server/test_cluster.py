@@ -6,6 +6,7 @@ the database, with the players' seats and nothing lost."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import time
@@ -273,12 +274,14 @@ def test_redis_restarted_under_a_game_the_service_recovers(tmp_path: Path) -> No
                 redis.stop()
                 await asyncio.sleep(3)  # the rooms held by A play on meanwhile
                 during = httpx.get(f"{b.base}/api/rooms/{code}")
+                created = httpx.post(f"{b.base}/api/rooms", json={"players": 2})
                 await asyncio.to_thread(redis.start)
                 await after_states(bo, 6, games)
                 ana.think = bo.think = 0
                 over_a, over_b = await games
                 # B cannot find the room's owner meanwhile, and says so rather than guess
                 assert during.status_code == 503 and "try again" in during.json()["detail"]
+                assert created.status_code == 503 and created.json()["reason"] == "unavailable"
                 return over_a, over_b
 
             over_a, over_b = asyncio.run(main())
@@ -389,3 +392,35 @@ def test_a_claim_race_across_two_processes_has_exactly_one_winner(
     assert rounds["raced"] >= 1000
     log = httpx.get(b.base + "/api/log").json()
     assert log["total"] == rounds["games"]
+
+
+def test_three_processes_one_room_a_player_on_each(tmp_path: Path) -> None:
+    with RedisServer(tmp_path / "redis") as redis:
+        db = f"sqlite:///{tmp_path / 'fuse.db'}"
+        args = ("--redis", redis.url, "--no-rate-limits")
+        servers = []
+        with contextlib.ExitStack() as stack:
+            for name in "abc":
+                (tmp_path / name).mkdir()
+                servers.append(stack.enter_context(FuseServer(db, tmp_path / name, args=args)))
+                servers[-1].start()
+            code = new_room(servers[1], 3)  # owned by the second process
+            players = [Player(n, join(s, code, n)["token"]) for n, s in zip(("Ana", "Bo", "Cy"), servers,
+                                                                              strict=True)]
+
+            async def main() -> list[Frame | None]:
+                async with contextlib.AsyncExitStack() as sockets:
+                    wss = [await sockets.enter_async_context(
+                        connect(f"{s.ws_base}/ws/{code}?token={p.token}"))
+                        for s, p in zip(servers, players, strict=True)]
+                    for ws in wss:
+                        await ws.send(json.dumps({"type": "ready", "ready": True}))
+                    plays = (p.play(ws) for p, ws in zip(players, wss, strict=True))
+                    return list(await asyncio.gather(*plays))
+
+            overs = asyncio.run(main())
+            assert len({o["log_id"] for o in overs if o is not None}) == 1 and None not in overs
+            assert [p.welcomes[0]["seat"] for p in players] == [0, 1, 2]
+            assert len({p.seqs[-1] for p in players}) == 1  # every page saw the table to its last change
+            for s in servers:
+                assert httpx.get(f"{s.base}/api/log").json()["total"] == 1

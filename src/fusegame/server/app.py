@@ -119,6 +119,14 @@ UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 2
                                    "ws_per_message_deflate": False}
 
 
+#: The collector's thresholds in the server. Each open socket keeps a couple of hundred objects
+#: the collector follows (the ASGI stack's coroutines, the protocol's buffers), so at 2,000 players
+#: a full collection walks some 400,000 objects and stops everything for 50-340 ms. With Python's
+#: defaults (700, 10, 10) that happened every 10 s and set the p99 of a claim at 95-210 ms; counting
+#: to 10,000 new objects before a young collection lets most of a frame's objects die first, so
+#: few reach the old generation and full collections are rare (bench/ws_latency.py, README).
+GC_THRESHOLDS = (10_000, 100, 1000)
+
 #: Where ``fuse serve --workers N`` leaves its settings for the worker processes (JSON).
 SETTINGS_ENV = "FUSE_SERVE_SETTINGS"
 
@@ -153,6 +161,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         set_memo_limit(ENGINE_MEMO_STATES)
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         # every room that was open when the server stopped, however it stopped, is back before
         # the first request is served (in a cluster: those that no other process holds)
         if cluster is not None:

@@ -33,6 +33,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from fusegame.server.sockets import SocketClient, through_the_door
+from fusegame.server.storage import StorageError
 
 if TYPE_CHECKING:
     from fusegame.server.guard import Rates
@@ -164,16 +165,18 @@ class Cluster:
             client.shut()
             room.disconnect(client)
         self.remote.clear()
+        for conn, (_, _, sock) in list(self.relays.items()):
+            self.relay_close(conn)  # the owner lets the seat go now, not when our key lapses
+            sock.close_soon(CLOSE_MOVED)
         codes = list(self.lobby.rooms)
-        await self._outbox.join()
+        with contextlib.suppress(TimeoutError):  # Redis may be away: what is left unsaid is lost
+            await asyncio.wait_for(self._outbox.join(), 5)
         with contextlib.suppress(RedisError, OSError):
             await self.redis.delete(alive_key(self.me))
             for code in codes:
                 await self.redis.eval(_RELEASE, 1, owner_key(code), self.me)
         for task in self._tasks:
             task.cancel()
-        for _, _, sock in list(self.relays.values()):
-            sock.closed = True
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 
@@ -183,11 +186,14 @@ class Cluster:
         return bool(await self.redis.set(owner_key(code), self.me, nx=True, px=LEASE_MS))
 
     async def new_code(self) -> str:
-        """A code for a new room, claimed by this process."""
-        while True:
-            code = self.lobby.new_code()
-            if await self.claim(code):
-                return code
+        """A code for a new room, claimed by this process (``Unavailable`` without Redis)."""
+        try:
+            while True:
+                code = self.lobby.new_code()
+                if await self.claim(code):
+                    return code
+        except (RedisError, OSError) as e:
+            raise Unavailable(str(e)) from None
 
     async def find(self, code: str) -> Room | Remote | None:
         """The room ``code``: held here, held elsewhere, or taken over from the database now;
@@ -205,7 +211,7 @@ class Cluster:
                 await self.take([code])
                 return self.lobby.rooms.get(code)
             owner = _text(await self.redis.get(owner_key(code)))
-        except (RedisError, OSError) as e:
+        except (RedisError, OSError, StorageError) as e:
             raise Unavailable(str(e)) from None
         return Remote(code, owner) if owner is not None else None
 
