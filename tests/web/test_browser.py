@@ -395,3 +395,21 @@ def test_the_replay_viewer_tells_each_step_in_words(server: Server, browser: Bro
                 shot(page, f"replay-{name}-{lang}")
         finally:
             ctx.close()
+
+
+def test_every_card_on_the_table_says_what_it_asks_for_in_the_page_s_language(
+        base: str, context: BrowserContext) -> None:
+    context.add_init_script("localStorage.setItem('fuse.lang', 'es')")
+    page = context.new_page()
+    create_room(page, base, players=1)
+    join_seat(page, "Ana")
+    page.get_by_test_id("ready-button").click()
+    wait_playing(page)
+    cards = page.locator(".card-wrap")
+    expect(cards.first).to_be_visible()
+    said = re.compile(r"^.+: (Un dado|(Dos|Tres|Cuatro|Cinco|Seis) dados).*"
+                      r"(Vale \d+ puntos?|sin puntos.*)\.$")
+    for i in range(cards.count()):  # the hand and the row, each in Spanish words, none in notation
+        expect(cards.nth(i)).to_have_attribute("title", said)
+    label = cards.first.locator("svg").get_attribute("aria-label") or ""
+    assert label.startswith("Carta ") and ("dados" in label or "Un dado" in label)

@@ -31,7 +31,7 @@ from fusegame.cards import builtin_catalogue
 from fusegame.constraints import set_memo_limit
 from fusegame.record import GameRecord, RecordError
 from fusegame.server import wire
-from fusegame.server.cardpages import CardPages, respond
+from fusegame.server.cardpages import CACHE_CONTROL, CardPages, respond
 from fusegame.server.cluster import CLOSE_MOVED, Cluster, Remote, Unavailable
 from fusegame.server.guard import RATE_LIMITS, Origins, Rates, client_key
 from fusegame.server.lobby import ENGINE_MEMO_STATES, Lobby, normal_code, stop_on_signals
@@ -464,7 +464,13 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     pictures = CardPages(builtin_catalogue(), tutorial.cards)
 
     @app.get("/api/cards/{name}")
-    async def card_svg(name: str, request: Request) -> Response:
+    async def card_svg(name: str, request: Request, lang: Literal["en", "es"] = "en") -> Response:
+        if name.endswith(".json"):  # the card in words
+            card_id = name.removesuffix(".json")
+            words = pictures.words(card_id, lang)
+            if words is None:
+                raise HTTPException(404, f"no card {card_id[:40]!r}")
+            return JSONResponse(words.to_dict(), headers={"Cache-Control": CACHE_CONTROL})
         card_id = name.removesuffix(".svg")
         drawn = await pictures.card(card_id)
         if drawn is None:
@@ -472,8 +478,9 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         return respond(drawn, request)
 
     @app.get("/cards")
-    async def cards_page(request: Request, set: Literal["fuse", "countdown"] | None = None) -> Response:
-        return respond(await pictures.page(set), request)
+    async def cards_page(request: Request, set: Literal["fuse", "countdown"] | None = None,
+                         lang: Literal["en", "es"] = "en") -> Response:
+        return respond(await pictures.page(set, lang), request)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:

@@ -19,6 +19,8 @@ from fastapi import Request, Response
 
 from fusegame.cards import Catalogue
 from fusegame.cards.model import BombCard
+from fusegame.cards.words import CardWords, Lang, card_words
+from fusegame.web.svg import find_card
 
 #: A card or the page changes only with a new version of the server; a browser asks again (and
 #: gets 304 Not Modified) after this long.
@@ -57,14 +59,23 @@ class CardPages:
             return None
         return await self._get(("card", card_id), lambda: _drawn(self._card_svg(card_id), "image/svg+xml"))
 
-    async def page(self, card_set: str | None) -> Drawn:
-        """The printable catalogue page of one set (``fuse``, ``countdown``) or of all (None)."""
+    async def page(self, card_set: str | None, lang: Lang = "en") -> Drawn:
+        """The printable catalogue page of one set (``fuse``, ``countdown``) or of all (None), with
+        each card in words in ``lang``."""
         from fusegame.web.svg import catalogue_page
 
         def draw() -> Drawn:
-            return _drawn(catalogue_page(self.catalogue, card_set), "text/html; charset=utf-8")
+            return _drawn(catalogue_page(self.catalogue, card_set, lang), "text/html; charset=utf-8")
 
-        return await self._get(("page", card_set), draw)
+        return await self._get(("page", f"{card_set}:{lang}"), draw)
+
+    def words(self, card_id: str, lang: Lang) -> CardWords | None:
+        """A card in words, or None when there is no such card."""
+        if card_id in self._ids:
+            return card_words(find_card(self.catalogue, card_id), lang)
+        if card_id in self.extra:
+            return card_words(self.extra[card_id], lang)
+        return None
 
     def _card_svg(self, card_id: str) -> str:
         from fusegame.web.svg import any_card_svg, card_svg

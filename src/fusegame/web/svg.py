@@ -36,6 +36,7 @@ from fusegame.cards.model import (
     Slot,
 )
 from fusegame.cards.notation import print_clause
+from fusegame.cards.words import Lang, card_words
 from fusegame.dice import COLOURS, LETTERS, NAMES
 
 #: Die and tile colours by letter; the one palette every drawing uses.
@@ -644,7 +645,8 @@ h3 { margin: 16px 0 8px; font-size: 1.05em; color: #37474f; }
 figure { margin: 0; break-inside: avoid; page-break-inside: avoid; text-align: center; }
 figure svg { display: block; margin: 0 auto; }
 figcaption { font-size: 12px; line-height: 1.35; margin-top: 2px; }
-figcaption code { font-size: 11px; color: #455a64; word-break: break-word; }
+figcaption .words { font-size: 11px; color: #37474f; display: block; text-align: left; }
+nav { margin: 0 0 8px; font-size: 14px; }
 @page { size: A4; margin: 10mm; }
 @media print {
   body { margin: 0; }
@@ -660,13 +662,13 @@ figcaption code { font-size: 11px; color: #455a64; word-break: break-word; }
 _PAGE_SCALE = 0.72
 
 
-def _figure(svg: str, card_id: str, caption: list[str], code: str | None) -> str:
+def _figure(svg: str, card_id: str, caption: list[str], words: str | None) -> str:
     """One card on the page; ``svg`` must have been drawn with ``width`` set (its pixel width)."""
     m = re.search(r' width="([\d.]+)"', svg)
     px = m.group(1) if m else str(CARD_WIDTH)
     cap = " &#183; ".join([f"<b>{escape(card_id)}</b>", *(escape(c) for c in caption if c)])
-    if code:
-        cap += f"<br><code>{escape(code)}</code>"
+    if words:
+        cap += f'<br><span class="words">{escape(words)}</span>'
     return (f'<figure id="card-{escape(card_id)}" style="width:{px}px">{svg}'
             f"<figcaption>{cap}</figcaption></figure>")
 
@@ -675,23 +677,37 @@ def _page_width(card_width: float) -> int:
     return round(card_width * _PAGE_SCALE)
 
 
-def _bomb_figure(card: BombCard) -> str:
+#: The page's own words, in each language (the cards' words come from ``fusegame.cards.words``).
+_PAGE_WORDS: dict[str, dict[str, str]] = {
+    "en": {"title": "FUSE cards", "bombs": "Bomb cards: {n} point", "bombs_n": "Bomb cards: {n} points",
+           "sparks": "Spark cards", "fuses": "Fuse cards", "roles": "Role cards", "point": "{n} point",
+           "points": "{n} points", "spark": "spark", "fuse": "fuse", "other": "En español"},
+    "es": {"title": "Cartas de FUSE", "bombs": "Cartas de bomba: {n} punto",
+           "bombs_n": "Cartas de bomba: {n} puntos", "sparks": "Cartas de chispa", "fuses": "Cartas de mecha",
+           "roles": "Cartas de rol", "point": "{n} punto", "points": "{n} puntos", "spark": "chispa",
+           "fuse": "mecha", "other": "In English"},
+}
+
+
+def _bomb_figure(card: BombCard, lang: Lang = "en") -> str:
     plain = card_svg(card)
     m = re.search(r'viewBox="0 0 ([\d.]+) ', plain)
     units = float(m.group(1)) if m else CARD_WIDTH
     svg = card_svg(card, width=_page_width(units))
+    w = _PAGE_WORDS[lang]
     if card.kind == "spark":
-        caption = ["spark", card.name]
+        caption = [w["spark"], card.name]
     else:
-        caption = [f"{card.points} point{'s' if card.points != 1 else ''}", card.name]
-    return _figure(svg, card.id, caption, card.notation)
+        caption = [w["point" if card.points == 1 else "points"].format(n=card.points), card.name]
+    return _figure(svg, card.id, caption, card_words(card, lang).text)
 
 
-def catalogue_page(catalogue: Catalogue, card_set: str | None = None) -> str:
+def catalogue_page(catalogue: Catalogue, card_set: str | None = None, lang: Lang = "en") -> str:
     """A printable HTML page of the catalogue (one set, or all): bombs by points, sparks, fuse cards
-    and roles, each card drawn with its id, points, name and notation under it."""
+    and roles, each card drawn with its id, points, name and what it asks for in words (``lang``)."""
     if card_set is not None and card_set not in SETS:
         raise ValueError(f"unknown card set {card_set!r} (choose from {', '.join(SETS)})")
+    w = _PAGE_WORDS[lang]
     sections = []
     for set_name in SETS:
         if card_set is not None and set_name != card_set:
@@ -699,26 +715,29 @@ def catalogue_page(catalogue: Catalogue, card_set: str | None = None) -> str:
         groups: list[tuple[str, list[str]]] = []
         bombs = [b for b in catalogue.bombs if b.set == set_name]
         for points in sorted({b.points for b in bombs}):
-            groups.append((f"Bomb cards: {points} point{'s' if points != 1 else ''}",
-                           [_bomb_figure(b) for b in bombs if b.points == points]))
+            groups.append((w["bombs" if points == 1 else "bombs_n"].format(n=points),
+                           [_bomb_figure(b, lang) for b in bombs if b.points == points]))
         sparks = [c for c in catalogue.sparks if c.set == set_name]
         if sparks:
-            groups.append(("Spark cards", [_bomb_figure(c) for c in sparks]))
+            groups.append((w["sparks"], [_bomb_figure(c, lang) for c in sparks]))
         fuses = [f for f in catalogue.fuses if f.set == set_name]
         if fuses:
-            groups.append(("Fuse cards", [_figure(fuse_svg(f, width=_page_width(CARD_WIDTH)), f.id, ["fuse"],
-                                                  None if f.text else f.symbol) for f in fuses]))
+            groups.append((w["fuses"], [_figure(fuse_svg(f, width=_page_width(CARD_WIDTH)), f.id, [w["fuse"]],
+                                                card_words(f, lang).text) for f in fuses]))
         roles = [r for r in catalogue.roles if r.set == set_name]
         if roles:
-            groups.append(("Role cards", [_figure(role_svg(r, width=_page_width(CARD_WIDTH)), r.id, [r.name],
-                                                  r.ability.value) for r in roles]))
+            groups.append((w["roles"], [_figure(role_svg(r, width=_page_width(CARD_WIDTH)), r.id, [r.name],
+                                                card_words(r, lang).text) for r in roles]))
         if not groups:
             continue
         inner = "".join(f"<h3>{escape(title)}</h3><div class=\"grid\">{''.join(figs)}</div>"
                         for title, figs in groups)
         sections.append(f'<section class="set" id="set-{set_name}"><h2>{escape(_SET_TITLES[set_name])}'
                         f"</h2>{inner}</section>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    other = "es" if lang == "en" else "en"
+    query = f"?set={card_set}&lang={other}" if card_set else f"?lang={other}"
+    return (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>FUSE cards</title><style>{_PAGE_CSS}</style></head><body><h1>FUSE cards</h1>"
+            f"<title>{w['title']}</title><style>{_PAGE_CSS}</style></head><body><h1>{w['title']}</h1>"
+            f'<nav><a href="/">FUSE</a> &#183; <a href="{query}" lang="{other}">{w["other"]}</a></nav>'
             f"{''.join(sections)}</body></html>\n")

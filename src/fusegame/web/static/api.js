@@ -73,6 +73,23 @@ export function cardSvg(id) {
   return svgCache.get(id);
 }
 
+const wordsCache = new Map();
+
+/** A card in words in `lang` ({id, name, text, points}): fetched once per card and language. */
+export function cardWords(id, lang) {
+  const key = `${id}|${lang}`;
+  if (!wordsCache.has(key)) {
+    const p = fetch(`/api/cards/${encodeURIComponent(id)}.json?lang=${encodeURIComponent(lang)}`)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new ApiError(r.status, `card ${id}: ${r.status}`))))
+      .catch((e) => {
+        wordsCache.delete(key);
+        throw e;
+      });
+    wordsCache.set(key, p);
+  }
+  return wordsCache.get(key);
+}
+
 /** Fetch every card in `ids`; resolves to a Map id -> markup (missing on failure). */
 export async function preloadCards(ids) {
   const out = new Map();

@@ -230,7 +230,7 @@ const en = {
   'hand.mustRollSix': 'must roll a 6',
   'hand.noCards': 'No cards.',
   'hand.duds': 'Face down (need not be defused): {cards}',
-  'card.aria': 'Card {id}, {points} points: {notation}',
+  'card.aria': 'Card {id}, {points} points',
   'slot.aria': 'Place on slot {slot} of {card}',
 
   'colour.R': 'Red',
@@ -747,7 +747,7 @@ const es = {
   'hand.mustRollSix': 'debe sacar un 6',
   'hand.noCards': 'Sin cartas.',
   'hand.duds': 'Boca abajo (no hace falta desactivarlas): {cards}',
-  'card.aria': 'Carta {id}, {points} puntos: {notation}',
+  'card.aria': 'Carta {id}, {points} puntos',
   'slot.aria': 'Colocar en la casilla {slot} de {card}',
 
   'colour.R': 'Rojo',

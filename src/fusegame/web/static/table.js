@@ -3,7 +3,7 @@
 import {h, mount, esc, rememberFocus, restoreFocus} from './dom.js';
 import {t, tOr, getLang} from './i18n.js';
 import {COLOURS, dieButton, dieImage, dieName, drawDieInSlot, dieSvg, HEX} from './dice.js';
-import {preloadCards} from './api.js';
+import {cardWords, preloadCards} from './api.js';
 import {icon} from './icons.js';
 import {hintWords, namedWords, removalNotice, symbolWords} from './words.js';
 
@@ -455,9 +455,14 @@ export class Table {
       // a group, not an image: its slots are buttons while a die may go there
       svg.setAttribute('role', 'group');
       if (!svg.getAttribute('aria-label')) {
-        svg.setAttribute('aria-label', t('card.aria', {id: card.id, points: card.points, notation: card.notation || ''}));
+        svg.setAttribute('aria-label', t('card.aria', {id: card.id, points: card.points}));
       }
     }
+    // what the card asks for, in words, on hover and for screen readers (never the notation)
+    cardWords(card.id, getLang()).then((w) => {
+      wrap.title = `${w.name}: ${w.text}`;
+      if (svg) svg.setAttribute('aria-label', `${t('card.aria', {id: card.id, points: card.points})}. ${w.name}: ${w.text}`);
+    }).catch(() => { /* the picture says it all the same */ });
     if (card.dice && svg) {
       for (const g of svg.querySelectorAll('g.slot')) {
         const i = Number(g.dataset.slot);

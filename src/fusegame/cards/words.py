@@ -1,0 +1,296 @@
+"""Cards in words, in English and Spanish, made from the card model (never written per card).
+
+``card_words(card, "es")`` gives a card's name and a plain description of what it asks for: the
+layout and number of dice, what single slots demand, the symbols between neighbours, the
+equations and group tests, and its points; fuse and role cards say what they do. The slots are
+called a, b, c... in the order the card's notation writes them (left to right; in stacks from the
+bottom up), the letters printed on the cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from fusegame.cards.model import (
+    Ability,
+    BombCard,
+    Clause,
+    Comparison,
+    FuseCard,
+    FuseEffect,
+    Group,
+    GroupTest,
+    Layout,
+    Pred,
+    PredKind,
+    Rel,
+    Relation,
+    RoleCard,
+    Slot,
+)
+from fusegame.dice import COLOURS, LETTERS
+
+Lang = Literal["en", "es"]
+LANGS: tuple[Lang, ...] = ("en", "es")
+
+_COLOUR = {"en": {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "K": "black"},
+           "es": {"R": "rojo", "B": "azul", "G": "verde", "Y": "amarillo", "K": "negro"}}
+_NUMBER = {"en": ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                  "eleven", "twelve"],
+           "es": ["ningún", "un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
+                  "once", "doce"]}
+_LAYOUT = {
+    "en": {Layout.ROW: "{n} dice in a row", Layout.STACK: "{n} dice in a stack, from the bottom up",
+           Layout.DOUBLE_STACK: "{n} dice in two stacks, each from the bottom up",
+           Layout.PYRAMID: "{n} dice in a pyramid, each upper die resting on two below",
+           Layout.WALL: "{n} dice in a wall, the upper ones resting on the row below",
+           Layout.ZIGGURAT: "{n} dice in a ziggurat, a stepped pyramid"},
+    "es": {Layout.ROW: "{n} dados en fila", Layout.STACK: "{n} dados en una pila, de abajo arriba",
+           Layout.DOUBLE_STACK: "{n} dados en dos pilas, cada una de abajo arriba",
+           Layout.PYRAMID: "{n} dados en pirámide, cada dado de arriba sobre dos de abajo",
+           Layout.WALL: "{n} dados en un muro, los de arriba apoyados en la fila de abajo",
+           Layout.ZIGGURAT: "{n} dados en un zigurat, una pirámide escalonada"},
+}
+#: A relation between two slots, and the same relation along a whole chain of neighbours.
+_REL = {
+    "en": {Rel.LT: "{a} lower than {b}", Rel.GT: "{a} higher than {b}",
+           Rel.SAME_NUMBER: "{a} and {b} the same number", Rel.DIFF_NUMBER: "{a} and {b} different numbers",
+           Rel.SAME_COLOUR: "{a} and {b} the same colour", Rel.DIFF_COLOUR: "{a} and {b} different colours",
+           Rel.SAME_BOTH: "{a} and {b} the same colour and the same number",
+           Rel.SAME_EITHER: "{a} and {b} the same colour or the same number"},
+    "es": {Rel.LT: "{a} menor que {b}", Rel.GT: "{a} mayor que {b}",
+           Rel.SAME_NUMBER: "{a} y {b} del mismo número", Rel.DIFF_NUMBER: "{a} y {b} de números distintos",
+           Rel.SAME_COLOUR: "{a} y {b} del mismo color", Rel.DIFF_COLOUR: "{a} y {b} de colores distintos",
+           Rel.SAME_BOTH: "{a} y {b} del mismo color y el mismo número",
+           Rel.SAME_EITHER: "{a} y {b} del mismo color o del mismo número"},
+}
+_CHAIN = {
+    "en": {Rel.LT: "each number higher than the one before", Rel.GT: "each number lower than the one before",
+           Rel.SAME_NUMBER: "all the same number",
+           Rel.DIFF_NUMBER: "each number different from the one before",
+           Rel.SAME_COLOUR: "all the same colour",
+           Rel.DIFF_COLOUR: "each colour different from the one before",
+           Rel.SAME_BOTH: "all the same colour and the same number",
+           Rel.SAME_EITHER: "each die sharing its colour or its number with the one before"},
+    "es": {Rel.LT: "cada número mayor que el anterior", Rel.GT: "cada número menor que el anterior",
+           Rel.SAME_NUMBER: "todos del mismo número", Rel.DIFF_NUMBER: "cada número distinto del anterior",
+           Rel.SAME_COLOUR: "todos del mismo color", Rel.DIFF_COLOUR: "cada color distinto del anterior",
+           Rel.SAME_BOTH: "todos del mismo color y el mismo número",
+           Rel.SAME_EITHER: "cada dado con el color o el número del anterior"},
+}
+_GROUP = {
+    "en": {Group.SAME_COLOUR: "{m} all the same colour", Group.SAME_NUMBER: "{m} all the same number",
+           Group.DIFF_COLOUR: "{m} all different colours", Group.DIFF_NUMBER: "{m} all different numbers"},
+    "es": {Group.SAME_COLOUR: "{m} todos del mismo color", Group.SAME_NUMBER: "{m} todos del mismo número",
+           Group.DIFF_COLOUR: "{m} todos de colores distintos",
+           Group.DIFF_NUMBER: "{m} todos de números distintos"},
+}
+_OP = {"en": {"=": "equals", "<": "is less than", ">": "is greater than"},
+       "es": {"=": "es igual a", "<": "es menor que", ">": "es mayor que"}}
+_WORD = {
+    "en": {"and": "and", "or": "or", "plus": "plus", "minus": "minus", "each": "each one",
+           "any": "any die", "split": "a split die", "not": "not {c}",
+           "either": "any die, its colour or its number",
+           "a_number": "a {n}", "colour_number": "a {c} {n}", "first": "{s} is filled first",
+           "last": "{s} is filled last", "names": "called {letters} in that order",
+           "names_rows": "called {letters}, row by row from the bottom, each left to right",
+           "one": "One die", "fuse_number": "a {n}",
+           "points": "Worth {n} point.", "points_n": "Worth {n} points.",
+           "spark": "A spark card: no points, defused like a bomb.",
+           "fuse_symbol": "When it is turned over, every player returns one die that is {x} from their bomb"
+                          " cards to the bag, if they can.",
+           "fuse": "Fuse card", "role": "Role card"},
+    "es": {"and": "y", "or": "o", "plus": "más", "minus": "menos", "each": "cada uno",
+           "any": "cualquier dado", "split": "un dado partido", "not": "que no sea {c}",
+           "either": "cualquier dado, cuenta su color o su número",
+           "a_number": "un {n}", "colour_number": "un {n} {c}", "first": "{s} se llena primero",
+           "last": "{s} se llena el último", "names": "llamados {letters} en ese orden",
+           "names_rows": "llamados {letters}, fila a fila desde abajo, cada una de izquierda a derecha",
+           "one": "Un dado", "fuse_number": "con un {n}",
+           "points": "Vale {n} punto.", "points_n": "Vale {n} puntos.",
+           "spark": "Carta de chispa: sin puntos, se desactiva como una bomba.",
+           "fuse_symbol": "Al descubrirla, cada jugador devuelve a la bolsa un dado {x} de sus cartas"
+                          " de bomba, si puede.",
+           "fuse": "Carta de mecha", "role": "Carta de rol"},
+}
+_EFFECT = {
+    "en": {FuseEffect.SPARK: "When it is turned over, every player draws a spark card.",
+           FuseEffect.LOSE_ROLES: "When it is turned over, every player loses their role ability until they"
+                                  " defuse a bomb card.",
+           FuseEffect.ROLL_SIX: "When it is turned over, the players must roll a 6 before the game goes on."},
+    "es": {FuseEffect.SPARK: "Al descubrirla, cada jugador roba una carta de chispa.",
+           FuseEffect.LOSE_ROLES: "Al descubrirla, cada jugador pierde su habilidad de rol hasta que"
+                                  " desactive una carta de bomba.",
+           FuseEffect.ROLL_SIX: "Al descubrirla, hay que sacar un 6 antes de seguir."},
+}
+_ROLE = {
+    "en": {Ability.CUTTER: "Before the draw, the leader names a colour: each rolled die of it may change its"
+                           " colour or its number.",
+           Ability.OPERATIONS_ENGINEER: "Before the draw, the leader names a number: each rolled die showing"
+                                        " it may change its colour or its number.",
+           Ability.LOGISTICS_SPECIALIST: "The leader draws one more die; the team takes an extra die or"
+                                         " returns one without penalty.",
+           Ability.TECHNOLOGIST: "The leader changes the colour of one rolled die until it is placed.",
+           Ability.EQUIPMENT_TECHNICIAN: "The leader changes the number of one rolled die.",
+           Ability.DISPOSAL_EXPERT: "The leader turns any rolled dice to their opposite faces.",
+           Ability.EXPLOSIVES_INSTRUCTOR: "The leader rerolls any rolled dice, up to three times."},
+    "es": {Ability.CUTTER: "Antes de sacar los dados, el líder nombra un color: cada dado tirado de ese color"
+                           " puede cambiar de color o de número.",
+           Ability.OPERATIONS_ENGINEER: "Antes de sacar los dados, el líder nombra un número: cada dado"
+                                        " tirado con ese número puede cambiar de color o de número.",
+           Ability.LOGISTICS_SPECIALIST: "El líder saca un dado más; el equipo toma un dado extra o devuelve"
+                                         " uno sin penalización.",
+           Ability.TECHNOLOGIST: "El líder cambia el color de un dado tirado hasta que se coloque.",
+           Ability.EQUIPMENT_TECHNICIAN: "El líder cambia el número de un dado tirado.",
+           Ability.DISPOSAL_EXPERT: "El líder gira los dados tirados que quiera a su cara opuesta.",
+           Ability.EXPLOSIVES_INSTRUCTOR: "El líder vuelve a tirar los dados que quiera, hasta tres veces."},
+}
+
+
+@dataclass(frozen=True)
+class CardWords:
+    """A card's name and description in one language."""
+
+    id: str
+    lang: Lang
+    kind: str
+    name: str
+    text: str
+    points: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {"id": self.id, "lang": self.lang, "kind": self.kind, "name": self.name, "text": self.text,
+                "points": self.points}
+
+
+def card_words(card: BombCard | FuseCard | RoleCard, lang: Lang = "en") -> CardWords:
+    """``card`` in words, in ``lang`` (``"en"`` or ``"es"``)."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r} (choose from {', '.join(LANGS)})")
+    w = _WORD[lang]
+    if isinstance(card, FuseCard):
+        if card.effect is FuseEffect.SYMBOL:
+            text = w["fuse_symbol"].format(x=_fuse_symbol(card, lang))
+        else:
+            text = _EFFECT[lang][card.effect]
+        return CardWords(card.id, lang, "fuse", f"{w['fuse']} {card.id}", text)
+    if isinstance(card, RoleCard):
+        return CardWords(card.id, lang, "role", card.name, _ROLE[lang][card.ability])
+    return CardWords(card.id, lang, card.kind, card.name or card.id, _bomb_text(card, lang),
+                     None if card.kind == "spark" else card.points)
+
+
+# ------------------------------------------------------------------ pieces
+def _colour(mask: int, lang: Lang) -> str:
+    return _COLOUR[lang][LETTERS[mask]]
+
+
+def _list(items: list[str], lang: Lang, joiner: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {_WORD[lang][joiner]} " + items[-1]
+
+
+def _letter(i: int) -> str:
+    return chr(ord("a") + i)
+
+
+def _fuse_symbol(card: FuseCard, lang: Lang) -> str:
+    parts = [_colour(c, lang) for c in COLOURS if card.colours & c]
+    parts += [(_WORD[lang]["fuse_number"].format(n=n)) for n in card.numbers]
+    return _list(parts, lang, "or")
+
+
+def _pred(p: Pred, lang: Lang) -> str | None:
+    """What one slot asks for by itself, or None when only its neighbours or equations tell."""
+    w = _WORD[lang]
+    k = p.kind
+    if k in (PredKind.ANY, PredKind.NUMBER, PredKind.COLOUR):
+        return None
+    if k is PredKind.EITHER:
+        return w["either"]
+    if k is PredKind.SPLIT:
+        return w["split"]
+    if k is PredKind.NOT:
+        return w["not"].format(c=_colour(p.colour, lang))
+    alts = []
+    for c, f in p.alts:
+        if c and f:
+            alts.append(w["colour_number"].format(c=_colour(c, lang), n=f))
+        elif c:
+            alts.append(_colour(c, lang))
+        else:
+            alts.append(w["a_number"].format(n=f))
+    return _list(alts, lang, "or")
+
+
+def _slots(slots: tuple[Slot, ...], lang: Lang) -> tuple[list[str], bool]:
+    """What single slots ask for, and whether that names slots by their letters."""
+    preds = [_pred(s.pred, lang) for s in slots]
+    if len(preds) == 1:
+        return [p for p in preds if p is not None], False
+    if all(p is not None for p in preds) and len(set(preds)) == 1:
+        return [f"{_WORD[lang]['each']} {preds[0]}"], False
+    named = [f"{_letter(i)}: {p}" for i, p in enumerate(preds) if p is not None]
+    return named, bool(named)
+
+
+def _relations(relations: tuple[Relation, ...], lang: Lang) -> tuple[list[str], bool]:
+    """The symbols between neighbours, and whether that names slots by their letters."""
+    if not relations:
+        return [], False
+    kinds = {r.rel for r in relations}
+    chained = all(r.b == r.a + 1 for r in relations) and len(relations) > 1
+    if len(kinds) == 1 and chained and relations[0].a == 0 and relations[-1].b == len(relations):
+        return [_CHAIN[lang][relations[0].rel]], False
+    return [_REL[lang][r.rel].format(a=_letter(r.a), b=_letter(r.b)) for r in relations], True
+
+
+def _expr(terms: tuple[tuple[int, int, int], ...], lang: Lang) -> str:
+    w = _WORD[lang]
+    out = ""
+    for i, (sign, slot, const) in enumerate(terms):
+        word = _letter(slot) if slot >= 0 else str(const)
+        if i == 0:
+            out = word if sign > 0 else f"{w['minus']} {word}"
+        else:
+            out += f" {w['plus'] if sign > 0 else w['minus']} {word}"
+    return out
+
+
+def _clause(clause: Clause, lang: Lang) -> str:
+    alts = []
+    for atom in clause.alts:
+        if isinstance(atom, Comparison):
+            parts = [_expr(atom.exprs[0], lang)]
+            for op, e in zip(atom.ops, atom.exprs[1:], strict=True):
+                parts.append(f"{_OP[lang][op]} {_expr(e, lang)}")
+            alts.append(" ".join(parts))
+        elif isinstance(atom, GroupTest):
+            members = _list([_letter(m) for m in atom.members], lang)
+            alts.append(_GROUP[lang][atom.group].format(m=members))
+    return f" {_WORD[lang]['or']} ".join(alts)
+
+
+def _bomb_text(card: BombCard, lang: Lang) -> str:
+    w = _WORD[lang]
+    shape = card.shape
+    n = shape.size
+    count = _NUMBER[lang][n] if n < len(_NUMBER[lang]) else str(n)
+    head = _LAYOUT[lang][shape.layout].format(n=count) if n > 1 else w["one"]
+    head = head[0].upper() + head[1:]
+    own, by_slot = _slots(shape.slots, lang)
+    between, by_pair = _relations(shape.relations, lang)
+    demands = own + between + [_clause(c, lang) for c in shape.clauses]
+    order = [w["first"].format(s=_letter(i)) for i, s in enumerate(shape.slots) if s.first]
+    order += [w["last"].format(s=_letter(i)) for i, s in enumerate(shape.slots) if s.last]
+    demands += order
+    if (by_slot or by_pair or shape.clauses or order) and n > 1:
+        rows = shape.layout in (Layout.PYRAMID, Layout.WALL, Layout.ZIGGURAT)
+        names = w["names_rows" if rows else "names"]
+        head += f" ({names.format(letters=_list([_letter(i) for i in range(n)], lang))})"
+    text = head + (": " + "; ".join(demands) if demands else "") + "."
+    if card.kind == "spark":
+        return f"{text} {w['spark']}"
+    return f"{text} {(w['points'] if card.points == 1 else w['points_n']).format(n=card.points)}"
