@@ -190,6 +190,7 @@ def test_two_browsers_join_one_room_and_place_dice_together(base: str, browser: 
         # Bo sees Ana's die on her card at once
         expect(b.locator(f"svg.card[data-card='{card}'] [data-die='{die}']")).to_have_count(1)
         expect(b.get_by_test_id(f"die-{die}")).to_have_attribute("data-placed", "true")
+        expect(a.get_by_test_id("chat-input")).to_be_visible()  # a team of two talks
         shot(a, "play")
         shot(b, "play-phone")
     finally:
@@ -413,3 +414,6 @@ def test_every_card_on_the_table_says_what_it_asks_for_in_the_page_s_language(
         expect(cards.nth(i)).to_have_attribute("title", said)
     label = cards.first.locator("svg").get_attribute("aria-label") or ""
     assert label.startswith("Carta ") and ("dados" in label or "Un dado" in label)
+    # alone at the table: no team talk to show
+    expect(page.get_by_test_id("chat-input")).to_be_hidden()
+    expect(page.get_by_test_id("signal-need")).to_be_hidden()

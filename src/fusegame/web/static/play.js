@@ -259,6 +259,8 @@ export class PlayView {
     const room = this.ctx.room();
     const v = this.frame ? this.frame.view : null;
     const seat = this.ctx.seat();
+    // alone at the table there is nobody to signal or write to (a spectator still may)
+    this.talkEl.hidden = Boolean(v && v.players === 1 && seat !== null);
     const status = this.ctx.connection();
     mount(this.topEl,
       this.computer.box,
