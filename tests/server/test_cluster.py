@@ -25,9 +25,10 @@ from redisproc import RedisServer
 
 pytestmark = pytest.mark.timeout(300)
 
+
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[tuple[FuseServer, FuseServer]]:
-    """Two server processes, A and B, on one Redis and one database."""
+def with_redis(tmp_path: Path) -> Iterator[tuple[RedisServer, FuseServer, FuseServer]]:
+    """Two server processes, A and B, on one Redis (which a test may stop) and one database."""
     with RedisServer(tmp_path / "redis") as redis:
         db = f"sqlite:///{tmp_path / 'fuse.db'}"
         args = ("--redis", redis.url, "--no-rate-limits")
@@ -36,7 +37,13 @@ def service(tmp_path: Path) -> Iterator[tuple[FuseServer, FuseServer]]:
         with FuseServer(db, tmp_path / "a", args=args) as a, FuseServer(db, tmp_path / "b", args=args) as b:
             a.start()
             b.start()
-            yield a, b
+            yield redis, a, b
+
+
+@pytest.fixture
+def service(with_redis: tuple[RedisServer, FuseServer, FuseServer]) -> tuple[FuseServer, FuseServer]:
+    """Two server processes, A and B, on one Redis and one database."""
+    return with_redis[1], with_redis[2]
 
 
 def new_room(server: FuseServer, players: int, difficulty: str = "training") -> str:
@@ -212,83 +219,71 @@ async def after_states(player: Player, n: int, games: asyncio.Future[Any]) -> No
         await asyncio.sleep(0.05)
 
 
-def test_a_rolling_restart_of_every_process_interrupts_no_game(tmp_path: Path) -> None:
-    with RedisServer(tmp_path / "redis") as redis:
-        db = f"sqlite:///{tmp_path / 'fuse.db'}"
-        args = ("--redis", redis.url, "--no-rate-limits")
-        (tmp_path / "a").mkdir()
-        (tmp_path / "b").mkdir()
-        with FuseServer(db, tmp_path / "a", args=args) as a, FuseServer(db, tmp_path / "b", args=args) as b:
-            a.start()
-            b.start()
-            code = new_room(a, 2, "standard")
-            ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
-            bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
-            for_ready = [connect(f"{s.ws_base}/ws/{code}?token={p.token}") for s, p in ((a, ana), (b, bo))]
+def test_a_rolling_restart_of_every_process_interrupts_no_game(
+        with_redis: tuple[RedisServer, FuseServer, FuseServer]) -> None:
+    redis, a, b = with_redis
+    code = new_room(a, 2, "standard")
+    ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
+    bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
+    for_ready = [connect(f"{s.ws_base}/ws/{code}?token={p.token}") for s, p in ((a, ana), (b, bo))]
 
-            async def main() -> tuple[Frame, Frame, list[int]]:
-                for opening in for_ready:
-                    async with opening as ws:
-                        await ws.send(json.dumps({"type": "ready", "ready": True}))
-                        await ws.recv()
-                games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
-                statuses = []
-                for server in (a, b):  # one process at a time: stopped as a deploy stops it, started again
-                    await after_states(ana, 6, games)
-                    statuses.append(await asyncio.to_thread(server.terminate))
-                    await asyncio.to_thread(server.start)
-                await after_states(ana, 6, games)
-                ana.think = bo.think = 0  # the rest of the game as fast as it goes
-                over_a, over_b = await games
-                return over_a, over_b, statuses
+    async def main() -> tuple[Frame, Frame, list[int]]:
+        for opening in for_ready:
+            async with opening as ws:
+                await ws.send(json.dumps({"type": "ready", "ready": True}))
+                await ws.recv()
+        games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+        statuses = []
+        for server in (a, b):  # one process at a time: stopped as a deploy stops it, started again
+            await after_states(ana, 6, games)
+            statuses.append(await asyncio.to_thread(server.terminate))
+            await asyncio.to_thread(server.start)
+        await after_states(ana, 6, games)
+        ana.think = bo.think = 0  # the rest of the game as fast as it goes
+        over_a, over_b = await games
+        return over_a, over_b, statuses
 
-            over_a, over_b, statuses = asyncio.run(main())
-            assert set(statuses) <= {0, -signal.SIGTERM}  # uvicorn ends as the signal asked
-            assert over_a["log_id"] == over_b["log_id"]
-            assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)  # never a step back
-            assert len(ana.welcomes) >= 3 and {w["seat"] for w in ana.welcomes} == {0}
-            entry = httpx.get(f"{a.base}/api/log/{over_a['log_id']}").json()
-            assert entry["played_by"] == ["person", "person"] and entry["ranked"] is True
+    over_a, over_b, statuses = asyncio.run(main())
+    assert set(statuses) <= {0, -signal.SIGTERM}  # uvicorn ends as the signal asked
+    assert over_a["log_id"] == over_b["log_id"]
+    assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)  # never a step back
+    assert len(ana.welcomes) >= 3 and {w["seat"] for w in ana.welcomes} == {0}
+    entry = httpx.get(f"{a.base}/api/log/{over_a['log_id']}").json()
+    assert entry["played_by"] == ["person", "person"] and entry["ranked"] is True
 
 
-def test_redis_restarted_under_a_game_the_service_recovers(tmp_path: Path) -> None:
-    with RedisServer(tmp_path / "redis") as redis:
-        db = f"sqlite:///{tmp_path / 'fuse.db'}"
-        args = ("--redis", redis.url, "--no-rate-limits")
-        (tmp_path / "a").mkdir()
-        (tmp_path / "b").mkdir()
-        with FuseServer(db, tmp_path / "a", args=args) as a, FuseServer(db, tmp_path / "b", args=args) as b:
-            a.start()
-            b.start()
-            code = new_room(a, 2, "standard")
-            ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
-            bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
+def test_redis_restarted_under_a_game_the_service_recovers(
+        with_redis: tuple[RedisServer, FuseServer, FuseServer]) -> None:
+    redis, a, b = with_redis
+    code = new_room(a, 2, "standard")
+    ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
+    bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
 
-            async def main() -> tuple[Frame, Frame]:
-                for server, p in ((a, ana), (b, bo)):
-                    async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
-                        await ws.send(json.dumps({"type": "ready", "ready": True}))
-                        await ws.recv()
-                games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
-                await after_states(ana, 6, games)
-                redis.stop()
-                await asyncio.sleep(3)  # the rooms held by A play on meanwhile
-                during = httpx.get(f"{b.base}/api/rooms/{code}")
-                created = httpx.post(f"{b.base}/api/rooms", json={"players": 2})
-                await asyncio.to_thread(redis.start)
-                await after_states(bo, 6, games)
-                ana.think = bo.think = 0
-                over_a, over_b = await games
-                # B cannot find the room's owner meanwhile, and says so rather than guess
-                assert during.status_code == 503 and "try again" in during.json()["detail"]
-                assert created.status_code == 503 and created.json()["reason"] == "unavailable"
-                return over_a, over_b
+    async def main() -> tuple[Frame, Frame]:
+        for server, p in ((a, ana), (b, bo)):
+            async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
+                await ws.send(json.dumps({"type": "ready", "ready": True}))
+                await ws.recv()
+        games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+        await after_states(ana, 6, games)
+        redis.stop()
+        await asyncio.sleep(3)  # the rooms held by A play on meanwhile
+        during = httpx.get(f"{b.base}/api/rooms/{code}")
+        created = httpx.post(f"{b.base}/api/rooms", json={"players": 2})
+        await asyncio.to_thread(redis.start)
+        await after_states(bo, 6, games)
+        ana.think = bo.think = 0
+        over_a, over_b = await games
+        # B cannot find the room's owner meanwhile, and says so rather than guess
+        assert during.status_code == 503 and "try again" in during.json()["detail"]
+        assert created.status_code == 503 and created.json()["reason"] == "unavailable"
+        return over_a, over_b
 
-            over_a, over_b = asyncio.run(main())
-            assert over_a["log_id"] == over_b["log_id"]
-            assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)
-            said = a.output() + b.output()
-            assert "Redis cannot be reached" in said and "Redis is back" in said
+    over_a, over_b = asyncio.run(main())
+    assert over_a["log_id"] == over_b["log_id"]
+    assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)
+    said = a.output() + b.output()
+    assert "Redis cannot be reached" in said and "Redis is back" in said
 
 
 class RaceSeat:

@@ -6,10 +6,8 @@ still plays a whole game and logs it."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,13 +16,12 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-import uvicorn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from fusegame.server.app import UVICORN_OPTIONS, create_app
-from pgserver import free_port
+from fusegame.server.app import create_app
+from liveserver import served
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -64,36 +61,23 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     db = tmp_path_factory.mktemp("fuzz") / "fuse.db"
     # the fuzzer comes from one address far faster than people: limits would only answer 429
     app = create_app(f"sqlite:///{db}", rate_limits=None)
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(srv.serve(),), daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if httpx.get(base + "/api/health").status_code == 200:
-                break
-        except httpx.TransportError:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-    http = httpx.Client(base_url=base, timeout=10)
-    code = http.post("/api/rooms", json={"players": 2, "difficulty": "training", "seed": 3}).json()["code"]
-    tokens = [http.post(f"/api/rooms/{code}/join", json={"name": n}).json()["token"] for n in ("Ana", "Bo")]
-    ws_base = base.replace("http", "ws")
-    with contextlib.ExitStack() as stack:
-        socks = [stack.enter_context(connect(f"{ws_base}/ws/{code}{query}"))
-                 for query in [f"?token={t}" for t in tokens] + [""]]
-        for s in socks[:2]:
-            s.send('{"type":"ready","ready":true}')
-        for s in socks:
-            _frames(s)
-        yield Table(base, http, code, socks[0], socks[1:])
-    http.close()
-    srv.should_exit = True
-    thread.join(10)
-    loop.close()
+    with served(app) as server:
+        base = server.base
+        http = httpx.Client(base_url=base, timeout=10)
+        room = {"players": 2, "difficulty": "training", "seed": 3}
+        code = http.post("/api/rooms", json=room).json()["code"]
+        tokens = [http.post(f"/api/rooms/{code}/join", json={"name": n}).json()["token"]
+                  for n in ("Ana", "Bo")]
+        ws_base = base.replace("http", "ws")
+        with contextlib.ExitStack() as stack:
+            socks = [stack.enter_context(connect(f"{ws_base}/ws/{code}{query}"))
+                     for query in [f"?token={t}" for t in tokens] + [""]]
+            for s in socks[:2]:
+                s.send('{"type":"ready","ready":true}')
+            for s in socks:
+                _frames(s)
+            yield Table(base, http, code, socks[0], socks[1:])
+        http.close()
 
 
 # ====================================================================== what to send

@@ -10,20 +10,14 @@ committed).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
-import threading
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from fastapi import FastAPI
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
 
 from fusegame import GameConfig, new_game
@@ -32,11 +26,11 @@ from fusegame.bots.team import TeamPlanner
 from fusegame.record import GameRecord
 from fusegame.rules.actions import with_time
 from fusegame.scenario import scenario_from_data
-from fusegame.server.app import UVICORN_OPTIONS, create_app
+from fusegame.server.app import create_app
 from fusegame.server.options import RoomOptions, parse_options
 from fusegame.server.room import Room
 from fusegame.server.storage import entry_from_state
-from pgserver import free_port
+from liveserver import Server, served
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -60,50 +54,11 @@ FUSE_WENT_OFF = {
     "fuses_activated": ["fuse:R"], "rolled": ["G6"], "removals": {0: ["R1", "R5"]},
     "removal_reason": "fuse card R", "time_left": 380}
 
-T = TypeVar("T")
-
-
-@dataclass
-class Server:
-    """The game served on a real port, with its application and event loop at hand."""
-
-    base: str
-    app: FastAPI
-    loop: asyncio.AbstractEventLoop
-
-    def call(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the server's event loop, where the rooms live."""
-        async def run() -> T:
-            return fn()
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
-
-    def open_room(self, options: RoomOptions) -> Room:
-        room: Room = self.call(lambda: self.app.state.lobby.open(options))
-        return room
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("browser") / "fuse.db"
-    app = create_app(f"sqlite:///{db}")
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(srv.serve(),), daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if httpx.get(base + "/api/health").status_code == 200:
-                break
-        except httpx.TransportError:
-            assert time.monotonic() < deadline, f"the server did not start on port {port}"
-            time.sleep(0.05)
-    yield Server(base, app, loop)
-    srv.should_exit = True
-    thread.join(10)
-    loop.close()
+    with served(create_app(f"sqlite:///{db}")) as s:
+        yield s
 
 
 @pytest.fixture(scope="module")

@@ -4,70 +4,33 @@ player is back in their seat; a refusal for too many requests is worded in the p
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
 import httpx
 import pytest
-import uvicorn
-from fastapi import FastAPI
 from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
 
 from fusegame import GameConfig
-from fusegame.server.app import UVICORN_OPTIONS, create_app
+from fusegame.server.app import create_app
 from fusegame.server.options import RoomOptions
 from fusegame.server.room import Room
-from pgserver import free_port
+from liveserver import Server, served
 
 pytestmark = pytest.mark.timeout(240)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-T = TypeVar("T")
-
-
-@dataclass
-class Server:
-    base: str
-    app: FastAPI
-    loop: asyncio.AbstractEventLoop
-
-    def call(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the server's event loop, where the rooms live."""
-        async def run() -> T:
-            return fn()
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     """A server of its own for each test: the rate limits count per address, and every request
     here comes from 127.0.0.1."""
-    app = create_app(f"sqlite:///{tmp_path / 'fuse.db'}")
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(srv.serve(),), daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if httpx.get(base + "/api/health").status_code == 200:
-                break
-        except httpx.TransportError:
-            assert time.monotonic() < deadline, f"the server did not start on port {port}"
-            time.sleep(0.05)
-    yield Server(base, app, loop)
-    srv.should_exit = True
-    thread.join(10)
-    loop.close()
+    with served(create_app(f"sqlite:///{tmp_path / 'fuse.db'}")) as s:
+        yield s
 
 
 @pytest.fixture(scope="module")

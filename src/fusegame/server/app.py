@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -37,7 +37,7 @@ from fusegame.server.guard import RATE_LIMITS, Origins, Rates, client_key
 from fusegame.server.lobby import ENGINE_MEMO_STATES, Lobby, normal_code, stop_on_signals
 from fusegame.server.options import OptionError, option_choices, parse_options
 from fusegame.server.replays import Replay, ReplayCache
-from fusegame.server.room import MAX_MESSAGE, Room, RoomError
+from fusegame.server.room import Room, RoomError
 from fusegame.server.sockets import SocketClient, rate_limited
 from fusegame.server.storage import Storage, StorageError, default_url
 from fusegame.server.tutorial import Tutorial
@@ -359,19 +359,8 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         pump = asyncio.create_task(client.pump())
         room.connect(client)
         try:
-            while not client.closed:
-                msg = await ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                text = msg.get("text")
-                if text is None:
-                    data = msg.get("bytes") or b""
-                    # an oversized binary frame is refused like an oversized text one
-                    text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE else "x" * (
-                        MAX_MESSAGE + 1)
+            async for text in client.incoming():
                 client.receive(room, text)
-        except WebSocketDisconnect:
-            pass
         finally:
             client.closed = True
             room.disconnect(client)
@@ -384,18 +373,8 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         pump = asyncio.create_task(client.pump())
         conn = cluster.relay_open(remote, client, token)
         try:
-            while not client.closed:
-                msg = await ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                text = msg.get("text")
-                if text is None:
-                    data = msg.get("bytes") or b""
-                    text = data.decode("utf-8", "replace") if len(data) <= MAX_MESSAGE else "x" * (
-                        MAX_MESSAGE + 1)
+            async for text in client.incoming():
                 cluster.relay_frame(conn, text)
-        except WebSocketDisconnect:
-            pass
         finally:
             cluster.relay_close(conn)
             if not client.closed:

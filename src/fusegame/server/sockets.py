@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -95,6 +96,23 @@ class SocketClient:
             self.queue.put_nowait(None)
             return
         self.queue.put_nowait(text)
+
+    async def incoming(self) -> AsyncIterator[str]:
+        """The text of each frame the socket sends, until it closes (or this side closes it)."""
+        try:
+            while not self.closed:
+                msg = await self.ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    return
+                text = msg.get("text")
+                if text is None:
+                    data = msg.get("bytes") or b""
+                    # an oversized binary frame is refused like an oversized text one
+                    text = (data.decode("utf-8", "replace") if len(data) <= wire.MAX_MESSAGE
+                            else "x" * (wire.MAX_MESSAGE + 1))
+                yield text
+        except WebSocketDisconnect:
+            return
 
     def close_soon(self, code: int) -> None:
         """Close the socket with ``code`` once the frames queued before are written."""
