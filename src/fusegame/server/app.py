@@ -443,7 +443,8 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     pictures = CardPages(builtin_catalogue(), tutorial.cards)
 
     @app.get("/api/cards/{name}")
-    async def card_svg(name: str, request: Request, lang: Literal["en", "es"] = "en") -> Response:
+    async def card_svg(name: str, request: Request, lang: Literal["en", "es"] = "en",
+                       compact: bool = False) -> Response:
         if name.endswith(".json"):  # the card in words
             card_id = name.removesuffix(".json")
             words = pictures.words(card_id, lang)
@@ -451,10 +452,17 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
                 raise HTTPException(404, f"no card {card_id[:40]!r}")
             return JSONResponse(words.to_dict(), headers={"Cache-Control": CACHE_CONTROL})
         card_id = name.removesuffix(".svg")
-        drawn = await pictures.card(card_id)
+        drawn = await pictures.card(card_id, compact)
         if drawn is None:
             raise HTTPException(404, f"no card {card_id[:40]!r}")
         return respond(drawn, request)
+
+    @app.get("/api/legend")
+    async def symbol_legend(lang: Literal["en", "es"] = "en") -> JSONResponse:
+        from fusegame.web.legend import legend
+
+        items = [item.to_dict() for item in legend(lang)]
+        return JSONResponse(items, headers={"Cache-Control": CACHE_CONTROL})
 
     @app.get("/cards")
     async def cards_page(request: Request, set: Literal["fuse", "countdown"] | None = None,

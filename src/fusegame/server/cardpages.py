@@ -53,11 +53,13 @@ class CardPages:
                      for c in cards}
         self._drawn: dict[tuple[str, str | None], asyncio.Future[Drawn]] = {}
 
-    async def card(self, card_id: str) -> Drawn | None:
-        """The SVG of a card, or None when there is no such card."""
+    async def card(self, card_id: str, compact: bool = False) -> Drawn | None:
+        """The SVG of a card, or None when there is no such card; ``compact``: the table's version
+        of a bomb or spark card (other cards have only one)."""
         if card_id not in self._ids and card_id not in self.extra:
             return None
-        return await self._get(("card", card_id), lambda: _drawn(self._card_svg(card_id), "image/svg+xml"))
+        return await self._get(("compact" if compact else "card", card_id),
+                               lambda: _drawn(self._card_svg(card_id, compact), "image/svg+xml"))
 
     async def page(self, card_set: str | None, lang: Lang = "en") -> Drawn:
         """The printable catalogue page of one set (``fuse``, ``countdown``) or of all (None), with
@@ -77,12 +79,12 @@ class CardPages:
             return card_words(self.extra[card_id], lang)
         return None
 
-    def _card_svg(self, card_id: str) -> str:
+    def _card_svg(self, card_id: str, compact: bool) -> str:
         from fusegame.web.svg import any_card_svg, card_svg
 
         if card_id in self._ids:
-            return any_card_svg(self.catalogue, card_id)
-        return card_svg(self.extra[card_id])
+            return any_card_svg(self.catalogue, card_id, compact=compact)
+        return card_svg(self.extra[card_id], compact=compact)
 
     async def _get(self, key: tuple[str, str | None], draw: Callable[[], Drawn]) -> Drawn:
         fut = self._drawn.get(key)

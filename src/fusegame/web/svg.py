@@ -35,7 +35,7 @@ from fusegame.cards.model import (
     RoleCard,
     Slot,
 )
-from fusegame.cards.notation import print_clause
+from fusegame.cards.notation import parse, print_clause
 from fusegame.cards.words import Lang, card_words
 from fusegame.dice import COLOURS, LETTERS, NAMES
 
@@ -510,13 +510,17 @@ def _label_pill(text: str, w: float, fill: str) -> list[str]:
             _text(w - 20 - pw / 2, 28, text, 13, "#ffffff", cls="kind-label")]
 
 
-def card_svg(card: BombCard, *, width: int | None = None) -> str:
+def card_svg(card: BombCard, *, width: int | None = None, compact: bool = False) -> str:
     """A bomb or spark card as a standalone SVG document.
 
     The card is 240 x 336 units (a playing card's proportions) unless its diagram needs more room:
     long rows make it wider, tall stacks taller. ``width`` sets the drawn width in pixels (the
-    height follows); by default it is the card's own size in units.
+    height follows); by default it is the card's own size in units. ``compact`` draws the table's
+    version: the same slots with no blank space, the id, name and points on one line, so that a
+    whole hand and the row fit on one screen with their dice still large.
     """
+    if compact:
+        return _compact_card_svg(card)
     shape = card.shape
     spark = card.kind == "spark"
     kind = "spark" if spark else "bomb"
@@ -553,6 +557,69 @@ def card_svg(card: BombCard, *, width: int | None = None) -> str:
     label = f"{card.id}: {'spark card' if spark else f'{card.points}-point bomb card'}"
     return _svg(w, h, body, {"class": "card", "data-card": card.id, "data-kind": kind, "role": "img",
                              "aria-label": label + (f", {card.name}" if card.name else "")}, width)
+
+
+#: The compact card: header line height, side margin and the largest slot, in card units.
+_C_TOP, _C_SIDE, _C_S_MAX = 34.0, 12.0, 58.0
+
+
+def _compact_card_svg(card: BombCard) -> str:
+    shape = card.shape
+    spark = card.kind == "spark"
+    kind = "spark" if spark else "bomb"
+    clause_chars = _chars(CARD_WIDTH - 2 * _C_SIDE - 8, 12)
+    clauses = [line for c in shape.clauses for line in _wrap_clause(clause_text(c), clause_chars)]
+    bottom = 10 + (16 * len(clauses) + 8 if clauses else 0)
+    unit = _diagram(shape, 1.0)
+    # a stack keeps the smallest legible slot: it is the one shape that grows downwards
+    tall = shape.layout in (Layout.STACK, Layout.DOUBLE_STACK)
+    s = _S_MIN if tall else max(_S_MIN, min(_C_S_MAX, (CARD_WIDTH - 2 * _C_SIDE) / unit.width))
+    diagram = _diagram(shape, s)
+    w = max(float(CARD_WIDTH), diagram.width + 2 * _C_SIDE)
+    h = _C_TOP + diagram.height + bottom
+    body = [_rect(0, 0, w, h, 12, _FRAME[kind], cls="frame"),
+            _rect(5, 5, w - 10, h - 10, 8, _PANEL[kind], cls="panel"),
+            _text(14, 19, card.id, 11, _EDGE, anchor="start", cls="card-id")]
+    if spark:
+        body += [_rect(w - 62, 8, 52, 20, 10, _FRAME["spark"], cls="kind-label"),
+                 _text(w - 36, 18, "SPARK", 11, "#ffffff", cls="kind-label")]
+    else:
+        body += [_el("circle", {"class": "points-badge", "cx": w - 22, "cy": 19, "r": 13, "fill": "#1b1b1b"}),
+                 _text(w - 22, 19.5, str(card.points), 15, "#ffffff", cls="points")]
+    if card.name:
+        room = _chars(w - 2 * 62, 12)
+        name = card.name if len(card.name) <= room else card.name[: room - 1].rstrip() + "\u2026"
+        body.append(_text(w / 2, 19, name, 12, _DARK, cls="card-name"))
+    ox = (w - diagram.width) / 2
+    slots = [_slot(i, slot, ox + diagram.pos[i][0], _C_TOP - 4 + diagram.pos[i][1], s,
+                   _SLOT_LETTERS[i] if shape.clauses else None) for i, slot in enumerate(shape.slots)]
+    rels = [_relation(rel, ox + cx, _C_TOP - 4 + cy, vertical, s) for rel, cx, cy, vertical in diagram.spots]
+    body.append(_el("g", {"class": "diagram", "data-layout": shape.layout.value}, "".join(rels + slots)))
+    if clauses:
+        y0 = h - bottom + 4
+        body.append(_rect(_C_SIDE, y0 - 4, w - 2 * _C_SIDE, 16 * len(clauses) + 6, 5, "#eceff1",
+                          cls="clause-box"))
+        for n, line in enumerate(clauses):
+            body.append(_text(w / 2, y0 + 7 + 16 * n, line, 12, _DARK, cls="clause"))
+    label = f"{card.id}: {'spark card' if spark else f'{card.points}-point bomb card'}"
+    return _svg(w, h, body, {"class": "card compact", "data-card": card.id, "data-kind": kind, "role": "img",
+                             "aria-label": label + (f", {card.name}" if card.name else "")}, None)
+
+
+def symbol_svg(notation: str, *, size: float = 40.0) -> str:
+    """A few slots and the symbols between them, as drawn on the cards, with no card around them
+    (the legend's pictures); slot letters are drawn when the notation has an equation."""
+    shape = parse(notation)
+    diagram = _diagram(shape, size)
+    slots = [_slot(i, slot, *diagram.pos[i], size, _SLOT_LETTERS[i] if shape.clauses else None)
+             for i, slot in enumerate(shape.slots)]
+    rels = [_relation(rel, cx, cy, vertical, size) for rel, cx, cy, vertical in diagram.spots]
+    body = ["".join(rels + slots)]
+    h = diagram.height
+    for clause in shape.clauses:
+        body.append(_text(diagram.width / 2, h + 8, clause_text(clause), 13, _DARK, cls="clause"))
+        h += 18
+    return _svg(diagram.width, h, body, {"class": "symbol", "role": "img", "aria-hidden": "true"}, None)
 
 
 def _symbol_tile(x: float, y: float, s: float, colour: int = 0, face: int = 0) -> list[str]:
@@ -623,14 +690,15 @@ def find_card(catalogue: Catalogue, card_id: str) -> BombCard | FuseCard | RoleC
     raise ValueError(f"no card {card_id}")
 
 
-def any_card_svg(catalogue: Catalogue, card_id: str) -> str:
-    """The SVG of any card of the catalogue, by id; ``ValueError`` ("no card X") for an unknown id."""
+def any_card_svg(catalogue: Catalogue, card_id: str, *, compact: bool = False) -> str:
+    """The SVG of any card of the catalogue, by id; ``ValueError`` ("no card X") for an unknown id.
+    ``compact`` draws a bomb or spark card as the table shows it (see :func:`card_svg`)."""
     card = find_card(catalogue, card_id)
     if isinstance(card, FuseCard):
         return fuse_svg(card)
     if isinstance(card, RoleCard):
         return role_svg(card)
-    return card_svg(card)
+    return card_svg(card, compact=compact)
 
 
 # ------------------------------------------------------------------ the printable catalogue page

@@ -59,18 +59,22 @@ export const api = {
 
 const svgCache = new Map();
 
-/** A card's SVG markup (fetched once per id; the promise is shared by concurrent callers). */
-export function cardSvg(id) {
-  if (!svgCache.has(id)) {
-    const p = fetch(`/api/cards/${encodeURIComponent(id)}.svg`)
+/**
+ * A card's SVG markup (fetched once per id; the promise is shared by concurrent callers).
+ * `compact`: the table's drawing of a bomb or spark card, with no blank space around its slots.
+ */
+export function cardSvg(id, compact = false) {
+  const key = `${id}|${compact}`;
+  if (!svgCache.has(key)) {
+    const p = fetch(`/api/cards/${encodeURIComponent(id)}.svg${compact ? '?compact=true' : ''}`)
       .then((r) => (r.ok ? r.text() : Promise.reject(new ApiError(r.status, `card ${id}: ${r.status}`))))
       .catch((e) => {
-        if (e.status !== 404) svgCache.delete(id); // a passing failure: a later render tries again
+        if (e.status !== 404) svgCache.delete(key); // a passing failure: a later render tries again
         throw e;
       });
-    svgCache.set(id, p);
+    svgCache.set(key, p);
   }
-  return svgCache.get(id);
+  return svgCache.get(key);
 }
 
 const wordsCache = new Map();
@@ -91,11 +95,11 @@ export function cardWords(id, lang) {
 }
 
 /** Fetch every card in `ids`; resolves to a Map id -> markup (missing on failure). */
-export async function preloadCards(ids) {
+export async function preloadCards(ids, compact = false) {
   const out = new Map();
   await Promise.all([...new Set(ids)].map(async (id) => {
     try {
-      out.set(id, await cardSvg(id));
+      out.set(id, await cardSvg(id, compact));
     } catch {
       /* drawn as a plain placeholder */
     }

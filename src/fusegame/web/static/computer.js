@@ -55,7 +55,8 @@ export class ShipComputer {
       this.el.textContent = text;
       this.el.setAttribute('aria-label', t('clock.aria', {time: text}));
     }
-    this.box.className = ['computer', left <= 60000 ? 'warn' : '', left <= 10000 ? 'critical' : '',
+    this.box.className = ['computer', left <= 60000 ? 'warn' : '', left <= 30000 && left > 0 ? 'urgent' : '',
+      left <= 10000 ? 'critical' : '',
       this.running ? '' : 'paused'].filter(Boolean).join(' ');
     if (this.running && this.prev !== null) this.announce(this.prev, left);
     this.prev = this.running ? left : null;

@@ -75,6 +75,11 @@ export class PlayView {
     this.logId = null;
     this.frame = null;
     this.fuseTimer = null;
+    this.onResize = () => {
+      clearTimeout(this.resizeTimer);
+      this.resizeTimer = setTimeout(() => this.fit(), 120);
+    };
+    window.addEventListener('resize', this.onResize);
     this.build();
   }
 
@@ -84,12 +89,23 @@ export class PlayView {
     this.playersEl = h('section', {class: 'panel players', 'aria-label': t('play.players')});
     this.talkEl = h('section', {class: 'panel talk', 'aria-label': t('play.talk')});
     this.logList = h('ol', {class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions', dataset: {testid: 'event-log'}});
+    this.tableCol = h('div', {class: 'table-col'}, this.table.el);
+    // on a phone the team, the talk and the log are a sheet over the table, one tap away
+    this.sideEl = h('aside', {class: 'side-col', id: 'side-sheet', dataset: {testid: 'side-sheet'}},
+      h('div', {class: 'sheet-head'}, h('button', {type: 'button', class: 'btn small', dataset: {testid: 'talk-close'},
+        onclick: () => this.openSheet(false)}, t('talk.close'))),
+      this.playersEl, this.talkEl,
+      h('section', {class: 'panel events'}, h('h2', {}, t('play.events')), this.logList));
+    this.unread = 0;
+    this.tickerEl = h('span', {class: 'ticker', dataset: {testid: 'talk-ticker'}, 'aria-live': 'polite'});
+    this.talkButton = h('button', {type: 'button', class: 'btn talk-open', 'aria-controls': 'side-sheet',
+      'aria-expanded': 'false', dataset: {testid: 'talk-open'}, onclick: () => this.openSheet(true)});
+    this.talkBar = h('div', {class: 'talk-bar'}, this.talkButton, this.tickerEl);
     this.el = h('div', {class: 'play'},
       this.topEl, this.endEl,
-      h('div', {class: 'play-main'},
-        h('div', {class: 'table-col'}, this.table.el),
-        h('aside', {class: 'side-col'}, this.playersEl, this.talkEl,
-          h('section', {class: 'panel events'}, h('h2', {}, t('play.events')), this.logList))));
+      h('div', {class: 'play-main'}, this.tableCol, this.sideEl),
+      this.talkBar);
+    this.renderTalkButton();
     this.renderTop();
     this.renderPlayers();
     this.renderTalk();
@@ -129,7 +145,46 @@ export class PlayView {
     this.renderPlayers();
     if (frame.view.outcome && !this.outcome) this.finish(frame.view.outcome, null);
     this.save();
-    return drawn;
+    return Promise.resolve(drawn).then(() => this.fit());
+  }
+
+  /**
+   * Size the dice (and so the cards) for the screen: the largest that keeps the roll, one's own
+   * cards and the row in view (on a desktop the teammates' cards too). Never below 28 px on a
+   * desktop: past that the table column scrolls instead.
+   */
+  fit() {
+    const col = this.tableCol;
+    if (!col.isConnected || !this.frame) return;
+    const top = document.getElementById('top');
+    if (top) document.documentElement.style.setProperty('--header-h', `${top.offsetHeight}px`);
+    const phone = window.matchMedia('(max-width: 700px)').matches;
+    const sig = [innerWidth, innerHeight, Boolean(this.outcome), this.table.el.querySelectorAll('.card-wrap').length,
+      [...this.table.el.querySelectorAll('.card-wrap')].map((c) => c.dataset.card).join()].join('|');
+    const bottom = () => {
+      const target = phone ? this.table.el.querySelector('.middle') : this.table.el;
+      if (!target) return 0;
+      return target.getBoundingClientRect().bottom - col.getBoundingClientRect().top + col.scrollTop;
+    };
+    const fits = () => bottom() <= col.clientHeight + 1;
+    if (sig === this.fitSig && fits()) return;
+    this.fitSig = sig;
+    const set = (d, mate) => {
+      this.el.style.setProperty('--die', `${d}px`);
+      this.el.style.setProperty('--die-mate', `${mate}px`);
+    };
+    // a hair over 28 on a desktop, so that rounding never draws a die at 27.99 px
+    const [max, min] = phone ? [36, 22] : [Math.max(30, Math.round(innerHeight / 19)), 28.5];
+    for (let d = max; d > min; d -= 2) {
+      set(d, Math.max(16, Math.round(d * 0.6)));
+      if (fits()) return;
+    }
+    set(min, Math.max(16, Math.round(min * 0.6)));
+    if (fits()) return;
+    for (let mate = Math.round(min * 0.6) - 2; mate >= 10; mate -= 2) {
+      set(min, mate);
+      if (fits()) return;
+    }
   }
 
   onRoom() {
@@ -219,14 +274,48 @@ export class PlayView {
     this.chat.push(msg);
     if (this.chat.length > MAX_CHAT) this.chat.shift();
     this.renderChatList();
+    this.news(`${msg.name || t('player.n', {n: msg.seat + 1})}: ${msg.text}`);
     this.save();
+  }
+
+  /** A message for the team: on a phone it shows over the table for a moment and counts as unread. */
+  news(text) {
+    this.tickerEl.textContent = text;
+    this.tickerEl.classList.remove('fresh');
+    void this.tickerEl.offsetWidth; // restart the highlight
+    this.tickerEl.classList.add('fresh');
+    if (!this.sheetOpen) {
+      this.unread += 1;
+      this.renderTalkButton();
+    }
+  }
+
+  renderTalkButton() {
+    mount(this.talkButton, icon('chat'), ' ', t('play.talk'),
+      this.unread ? h('span', {class: 'badge', dataset: {testid: 'talk-unread'}}, String(this.unread)) : null);
+  }
+
+  openSheet(open) {
+    this.sheetOpen = open;
+    this.el.classList.toggle('sheet-open', open);
+    this.talkButton.setAttribute('aria-expanded', open ? 'true' : 'false');
+    if (open) {
+      this.unread = 0;
+      this.renderTalkButton();
+      const first = this.sideEl.querySelector('[data-testid="talk-close"]');
+      if (first) first.focus();
+    } else {
+      this.talkButton.focus();
+    }
   }
 
   onSignal(msg) {
     this.table.showSignal(msg);
     const die = msg.die !== null && msg.die !== undefined ? this.table.findDie(msg.die) : null;
-    this.onEvent({kind: 'signal', seat: msg.seat, name: msg.name, signal: msg.signal,
-      about: die ? {colours: die.colours, face: die.face, as: die.as || null} : null});
+    const ev = {kind: 'signal', seat: msg.seat, name: msg.name, signal: msg.signal,
+      about: die ? {colours: die.colours, face: die.face, as: die.as || null} : null};
+    this.onEvent(ev);
+    if (msg.seat !== this.ctx.seat()) this.news(this.eventItem(ev).textContent);
     this.save();
   }
 
@@ -395,6 +484,8 @@ export class PlayView {
   }
 
   destroy() {
+    window.removeEventListener('resize', this.onResize);
+    clearTimeout(this.resizeTimer);
     this.computer.destroy();
     this.table.destroy();
     clearTimeout(this.fuseTimer);

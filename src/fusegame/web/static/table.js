@@ -5,6 +5,7 @@ import {t, tOr, getLang} from './i18n.js';
 import {COLOURS, dieButton, dieImage, dieName, drawDieInSlot, dieSvg, HEX} from './dice.js';
 import {cardWords, preloadCards} from './api.js';
 import {icon} from './icons.js';
+import {legendButton} from './legend.js';
 import {hintWords, namedWords, removalNotice, symbolWords} from './words.js';
 
 const SIGNAL_MS = 8000;
@@ -25,7 +26,7 @@ function fallbackCard(card) {
   return `<svg xmlns="http://www.w3.org/2000/svg" class="card" data-card="${esc(card.id)}" viewBox="0 0 ${w} 120">` +
     `<rect x="1" y="1" width="${w - 2}" height="118" rx="10" fill="#efe7d2" stroke="#222"/>` +
     `<text x="10" y="22" font-size="15" font-family="sans-serif" font-weight="700">${esc(card.id)} · ${esc(card.points ?? '')}</text>` +
-    `<text x="10" y="46" font-size="12" font-family="monospace">${esc((card.notation || '').slice(0, 40))}</text>${slots}</svg>`;
+    `${slots}</svg>`;
 }
 
 export class Table {
@@ -82,7 +83,7 @@ export class Table {
     for (const hand of v.hands || []) for (const c of hand.cards) ids.push(c.id);
     for (const c of v.row || []) ids.push(c.id);
     for (const s of v.stacks || []) if (s.top) ids.push(s.top.id);
-    const svgs = await preloadCards(ids);
+    const svgs = await preloadCards(ids, true);
     if (token !== this.renderToken) return; // a newer frame is being drawn
     if (this.selected !== null && !(v.unplaced || []).includes(this.selected)) {
       this.selected = null;
@@ -91,6 +92,7 @@ export class Table {
     }
     for (const d of [...this.rethrow]) if (!(v.unplaced || []).includes(d)) this.rethrow.delete(d);
     const focus = rememberFocus();
+    const before = this.positions();
     this.svgs = svgs;
     this.nextKeep = new Map();
     // one's own cards right under the roll: that is where the dice go
@@ -101,12 +103,59 @@ export class Table {
     this.trackChoice();
     mount(this.el, this.renderInfo(), this.renderRoll(), this.interactive ? this.renderActions() : null,
       this.renderNotices(), mine.length ? h('div', {class: 'hands own'}, mine.map((hd) => this.handEl(hd))) : null,
-      this.renderMiddle(), h('div', {class: ['hands', others.length >= 4 ? 'many' : '']}, others.map((hd) => this.handEl(hd))));
+      this.renderMiddle(), others.length ? h('div', {class: ['hands', 'others', others.length >= 4 ? 'many' : '']},
+        others.map((hd) => this.handEl(hd))) : null);
     this.keep = this.nextKeep;
     this.applyHighlights();
     this.applyHints();
     this.applySignals();
     restoreFocus(focus, this.el);
+    if (this.drawnOnce) this.animate(before, v);
+    this.drawnOnce = true;
+  }
+
+  /** Where the free dice and the cards in hands are now, before a new frame is drawn. */
+  positions() {
+    const dice = new Map();
+    const cards = new Map();
+    if (!this.el.isConnected) return {dice, cards};
+    for (const b of this.el.querySelectorAll('.roll button.die.free')) dice.set(Number(b.dataset.die), b);
+    for (const w of this.el.querySelectorAll('.hand .card-wrap')) cards.set(w.dataset.card, w);
+    const rect = (el) => ({el, box: el.getBoundingClientRect()});
+    return {dice: new Map([...dice].map(([k, el]) => [k, rect(el)])), cards: new Map([...cards].map(([k, el]) => [k, rect(el)]))};
+  }
+
+  /**
+   * The motion between two frames, drawn over a table that already shows the new one (so it never
+   * holds the game up): a claimed die flies from the roll to its slot, a defused card rises with
+   * its points. Nothing moves for a player who asked for reduced motion.
+   */
+  animate(before, v) {
+    if (!before || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    for (const [id, {el, box}] of before.dice) {
+      const slot = this.el.querySelector(`g.slot[data-holds="${id}"]`);
+      if (!slot || box.width === 0) continue;
+      const to = slot.getBoundingClientRect();
+      const ghost = h('div', {class: 'fly-ghost', html: el.querySelector('svg') ? el.querySelector('svg').outerHTML : ''});
+      Object.assign(ghost.style, {left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px`, height: `${box.height}px`});
+      document.body.append(ghost);
+      const dx = to.left - box.left + (to.width - box.width) / 2;
+      const dy = to.top - box.top + (to.height - box.height) / 2;
+      const scale = to.width / box.width;
+      ghost.animate([{transform: 'translate(0, 0) scale(1)', opacity: 1},
+        {transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.9}],
+      {duration: 320, easing: 'cubic-bezier(.2, .7, .3, 1)'}).finished.finally(() => ghost.remove());
+    }
+    const scored = new Set(v.score_pile || []);
+    for (const [id, {el, box}] of before.cards) {
+      if (!scored.has(id) || this.el.querySelector(`.hand .card-wrap[data-card="${CSS.escape(id)}"]`) || box.width === 0) continue;
+      const ghost = h('div', {class: 'leave-ghost', html: el.innerHTML},
+        h('span', {class: 'leave-points'}, `+${el.dataset.points || ''}`));
+      Object.assign(ghost.style, {left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px`});
+      document.body.append(ghost);
+      ghost.animate([{transform: 'translateY(0) scale(1)', opacity: 1}, {transform: 'translateY(-24px) scale(1.06)', opacity: 1, offset: 0.35},
+        {transform: 'translateY(-70px) scale(.8)', opacity: 0}], {duration: 1100, easing: 'ease-out'}).finished.finally(() => ghost.remove());
+    }
   }
 
   name(seat) {
@@ -190,7 +239,8 @@ export class Table {
     }
     const fuses = (v.fuses_activated || []).map((f) => fuseChip(f));
     return h('div', {class: 'info'},
-      h('div', {class: 'chips'}, chips),
+      // a strip that scrolls sideways on a phone: reachable from the keyboard too
+      h('div', {class: 'chips', tabindex: '0', role: 'group', 'aria-label': t('info.aria')}, chips),
       fuses.length ? h('div', {class: 'fuses-gone', dataset: {testid: 'fuses-activated'}},
         h('span', {class: 'muted'}, t('info.fusesGone')), fuses) : null);
   }
@@ -202,8 +252,9 @@ export class Table {
     const dice = (v.rolled || []).map((d) => {
       if (free.has(d.id)) {
         const b = this.reuse(`die|${d.id}|${d.colours}${d.face}${d.as || ''}|${getLang()}`, () => {
-          const el = dieButton(d, {class: 'free', dataset: {testid: `die-${d.id}`, focus: `die-${d.id}`, die: d.id},
-            'aria-pressed': 'false', draggable: 'false'});
+          // a die that is new on the table tumbles in (CSS: .die.enter)
+          const el = dieButton(d, {class: this.drawnOnce ? 'free enter' : 'free',
+            dataset: {testid: `die-${d.id}`, focus: `die-${d.id}`, die: d.id}, 'aria-pressed': 'false', draggable: 'false'});
           if (!this.interactive) el.disabled = true;
           return el;
         });
@@ -221,7 +272,7 @@ export class Table {
       return img;
     });
     const rerolling = (v.rerolling || []);
-    return h('div', {class: 'roll', 'aria-label': t('roll.aria')},
+    return h('div', {class: 'roll', role: 'region', 'aria-label': t('roll.aria'), dataset: {testid: 'roll'}},
       h('h2', {class: 'section-title'}, t('roll.title')),
       h('div', {class: 'dice-row'}, dice.length ? dice : h('span', {class: 'muted'}, t('roll.none'))),
       rerolling.length ? h('div', {class: 'muted small'}, t('roll.rerolling', {dice: rerolling.map((d) => this.dieWords(d)).join(', ')})) : null,
@@ -249,7 +300,7 @@ export class Table {
       if (!list.length) return;
       bar.push(h('div', {class: 'act-group'}, h('span', {class: 'act-label'}, t(labelKey)), list.map(make)));
     };
-    group('take', 'act.take', (a) => btn(a, a.card, {aria: `${t('act.take')} ${a.card}`}));
+    // the cards to take are shown large in the middle (renderMiddle), each a button
     group('defuse', 'act.defuse', (a) => btn(a, a.card, {aria: `${t('act.defuse')} ${a.card}`, title: t('act.defuseHelp')}));
     if (this.actionsOf('defuse').length) {
       const g = bar[bar.length - 1];
@@ -388,16 +439,37 @@ export class Table {
   renderMiddle() {
     const v = this.view;
     if (v.stacks && v.stacks.length) {
-      return h('div', {class: 'middle'}, h('h2', {class: 'section-title'}, t('middle.stacks')),
+      return h('div', {class: 'middle', dataset: {testid: 'row'}},
+        h('div', {class: 'middle-head'}, h('h2', {class: 'section-title'}, t('middle.stacks')),
+          this.reuse(`legend|${getLang()}`, legendButton)),
         h('div', {class: 'cards row-cards'}, v.stacks.map((s) => h('div', {class: 'stack'},
           h('div', {class: 'stack-label'}, t('middle.level', {level: s.level, n: s.size})),
           s.top ? this.cardEl(s.top, 'row') : h('div', {class: 'card-empty'}, t('middle.empty'))))));
     }
     const row = v.row || [];
-    return h('div', {class: 'middle'},
-      h('h2', {class: 'section-title'}, t('middle.row'), ' ', h('span', {class: 'muted small'}, t('middle.deckLeft', {n: v.deck_size}))),
-      h('div', {class: 'cards row-cards', dataset: {testid: 'row'}},
-        row.length ? row.map((c) => this.cardEl(c, 'row')) : h('span', {class: 'muted'}, t('middle.rowEmpty'))));
+    const choosing = this.interactive && this.actionsOf('take').length > 0;
+    return h('div', {class: ['middle', choosing ? 'choosing' : ''], dataset: {testid: 'row'}},
+      h('div', {class: 'middle-head'},
+        choosing ? h('h2', {class: 'choice-title', dataset: {testid: 'card-choice'}}, t('choice.title'))
+          : h('h2', {class: 'section-title'}, t('middle.row'), ' ', h('span', {class: 'muted small'}, t('middle.deckLeft', {n: v.deck_size}))),
+        this.reuse(`legend|${getLang()}`, legendButton)),
+      h('div', {class: 'cards row-cards', tabindex: '0', role: 'group', 'aria-label': t('middle.row')},
+        row.length ? row.map((c) => (choosing ? this.choiceEl(c) : this.cardEl(c, 'row')))
+          : h('span', {class: 'muted'}, t('middle.rowEmpty'))));
+  }
+
+  /** A card to choose from: drawn large, with its points, its name and what it asks for in words. */
+  choiceEl(card) {
+    const words = h('figcaption', {class: 'choice-words'},
+      h('b', {class: 'choice-name'}, card.id), ' ',
+      h('span', {class: 'choice-points'}, card.kind === 'spark' ? t('choice.spark')
+        : (card.points === 1 ? t('choice.point') : t('choice.points', {n: card.points}))),
+      h('span', {class: 'choice-text'}));
+    cardWords(card.id, getLang()).then((w) => {
+      words.querySelector('.choice-name').textContent = w.name;
+      words.querySelector('.choice-text').textContent = w.text;
+    }).catch(() => { /* the picture says it all the same */ });
+    return h('figure', {class: 'choice', dataset: {testid: `choice-${card.id}`}}, this.cardEl(card, 'row'), words);
   }
 
   handEl(hand) {
@@ -422,7 +494,8 @@ export class Table {
       h('div', {class: 'hand-head'},
         h('span', {class: 'hand-name'}, this.name(hand.seat), mine ? ` (${t('hand.you')})` : ''),
         h('span', {class: 'signal-slot'}), tags),
-      h('div', {class: 'cards'}, hand.cards.length ? hand.cards.map((c) => this.cardEl(c, 'hand', hand.seat))
+      h('div', {class: 'cards', tabindex: mine ? '0' : null, role: 'group', 'aria-label': t('hand.cardsOf', {name: this.name(hand.seat)})},
+        hand.cards.length ? hand.cards.map((c) => this.cardEl(c, 'hand', hand.seat))
         : h('span', {class: 'muted'}, t('hand.noCards'))),
       duds.length ? h('div', {class: 'muted small'}, t('hand.duds', {cards: duds.join(' ')})) : null);
   }
@@ -450,6 +523,11 @@ export class Table {
       dataset: {card: card.id, points: card.points}, html: markup});
     const svg = wrap.querySelector('svg');
     if (svg) {
+      // drawn so that its slots are --die pixels wide: every card's dice the same size, whatever its shape
+      const box = svg.viewBox && svg.viewBox.baseVal;
+      const slot = svg.querySelector('g.slot');
+      if (box && box.width) wrap.style.setProperty('--w', String(box.width));
+      if (slot && Number(slot.dataset.size)) wrap.style.setProperty('--s', slot.dataset.size);
       svg.removeAttribute('width');
       svg.removeAttribute('height');
       // a group, not an image: its slots are buttons while a die may go there
@@ -611,8 +689,10 @@ export class Table {
       if (slot) slot.append(h('span', {class: `bubble sig-${s.signal}`, role: 'status'}, label));
       if (s.die !== null && s.die !== undefined) {
         const b = this.el.querySelector(`.roll [data-die="${s.die}"]`);
+        // on the die only the initials and one short word, so that it never covers the next die;
+        // the whole signal is on the player's hand and in the log
         if (b) b.append(h('span', {class: `bubble on-die sig-${s.signal}`, title: `${s.name || this.name(s.seat)}: ${label}`},
-          `${initials(s.name || this.name(s.seat))}: ${label}`));
+          `${initials(s.name || this.name(s.seat))} ${t(`signal.short.${s.signal}`)}`));
       }
     }
   }
