@@ -9,6 +9,7 @@ committed).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -182,6 +183,32 @@ def test_no_card_on_the_table_shows_its_notation(server: Server, browser: Browse
         pyramid = page.locator("[data-testid='hand-0'] .card-wrap[data-card='F50']")
         title = pyramid.get_attribute("title") or ""
         assert "pyramid" in title, title
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_card_tells_its_words_on_focus_and_on_a_long_press(server: Server, browser: Browser,  # noqa: F811
+                                                            lang: str) -> None:
+    ctx = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True)
+    if lang == "es":
+        in_spanish(ctx)
+    try:
+        page = ctx.new_page()
+        seat_ana(server, page, LONG_HAND)
+        pyramid = page.locator("[data-testid='hand-0'] .card-wrap[data-card='F50']")
+        expect(pyramid).to_have_attribute("data-words", re.compile("."))
+        tip = page.get_by_test_id("card-tip")
+        pyramid.focus()
+        words = {"en": "pyramid", "es": "pirámide"}[lang]
+        expect(tip).to_be_visible()
+        expect(tip).to_contain_text(words)
+        page.get_by_test_id("talk-open").focus()
+        expect(tip).to_be_hidden()
+        # a long press on a touch screen opens the context menu: it shows the words instead
+        page.locator("[data-testid='row'] .card-wrap[data-card='F53']").dispatch_event("contextmenu")
+        expect(tip).to_be_visible()
+        expect(tip).to_contain_text(words)
     finally:
         ctx.close()
 

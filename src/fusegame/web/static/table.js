@@ -58,7 +58,32 @@ export class Table {
     this.el.addEventListener('click', (e) => this.onClick(e));
     this.el.addEventListener('keydown', (e) => this.onElementKey(e));
     this.el.addEventListener('pointerdown', (e) => this.onPointerDown(e));
+    // a card's words on focus and on a long press (hover has the card's title)
+    this.el.addEventListener('focusin', (e) => this.showTip(e.target.closest && e.target.closest('.card-wrap')));
+    this.el.addEventListener('focusout', () => hideTip());
+    this.el.addEventListener('contextmenu', (e) => {
+      const wrap = e.target.closest && e.target.closest('.card-wrap');
+      if (!wrap) return;
+      e.preventDefault();
+      this.showTip(wrap, 5000);
+    });
     this.suppressClick = false;
+  }
+
+  /** The words of a card in a box under it; `ms`: hide it again after that long (a long press). */
+  showTip(wrap, ms = 0) {
+    if (!wrap || !wrap.dataset.words) return;
+    const tip = cardTip();
+    tip.textContent = wrap.dataset.words;
+    tip.hidden = false;
+    const r = wrap.getBoundingClientRect();
+    const w = Math.min(320, innerWidth - 16);
+    tip.style.width = `${w}px`;
+    tip.style.left = `${Math.max(8, Math.min(innerWidth - w - 8, r.left))}px`;
+    const below = r.bottom + 6;
+    tip.style.top = `${below + tip.offsetHeight < innerHeight ? below : Math.max(8, r.top - tip.offsetHeight - 6)}px`;
+    clearTimeout(tipTimer);
+    if (ms) tipTimer = setTimeout(hideTip, ms);
   }
 
   /** The seat this table is drawn for: the caller's word first (play), else the view's own. */
@@ -200,6 +225,7 @@ export class Table {
   }
 
   destroy() {
+    hideTip();
     if (this.countdown) clearInterval(this.countdown);
   }
 
@@ -537,8 +563,10 @@ export class Table {
       }
     }
     // what the card asks for, in words, on hover and for screen readers (never the notation)
+    wrap.tabIndex = 0;
     cardWords(card.id, getLang()).then((w) => {
       wrap.title = `${w.name}: ${w.text}`;
+      wrap.dataset.words = wrap.title;
       if (svg) svg.setAttribute('aria-label', `${t('card.aria', {id: card.id, points: card.points})}. ${w.name}: ${w.text}`);
     }).catch(() => { /* the picture says it all the same */ });
     if (card.dice && svg) {
@@ -582,6 +610,7 @@ export class Table {
         el.removeAttribute('role');
         el.removeAttribute('aria-label');
       }
+      if (el.matches('.card-wrap')) el.tabIndex = 0; // still focusable: focus tells its words
     }
     const placeable = new Set((this.moves.place || []).filter((p) => p.slots.length).map((p) => p.die));
     for (const b of root.querySelectorAll('.roll button.die')) {
@@ -838,6 +867,22 @@ export class Table {
     window.addEventListener('pointerup', up);
     window.addEventListener('pointercancel', up);
   }
+}
+
+let tipTimer = null;
+
+function cardTip() {
+  let tip = document.querySelector('[data-testid="card-tip"]');
+  if (!tip) {
+    tip = h('div', {class: 'card-tip', role: 'tooltip', hidden: true, dataset: {testid: 'card-tip'}});
+    document.body.append(tip);
+  }
+  return tip;
+}
+
+function hideTip() {
+  const tip = document.querySelector('[data-testid="card-tip"]');
+  if (tip) tip.hidden = true;
 }
 
 function makeButton(el, label) {
