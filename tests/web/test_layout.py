@@ -164,6 +164,29 @@ def test_the_card_choice_shows_each_card_with_its_points_and_words(
     expect(page.get_by_test_id("card-choice")).to_have_count(0)
 
 
+def test_a_fuse_card_flashes_in_without_hiding_the_table(server: Server,
+                                                       screen: tuple[str, BrowserContext]) -> None:
+    size, ctx = screen
+    page = ctx.new_page()
+    # the card Ana takes is replaced from a deck whose top card is a fuse card: it goes off
+    seat_ana(server, page, {**MUST_TAKE, "deck": ["fuse:3", "F08", "F09"]})
+    page.get_by_test_id("choice-F03").locator(".card-wrap").click()
+    alert = page.locator(".fuse-alert.show")
+    expect(alert).to_have_count(1)
+    expect(page.get_by_test_id("fuse-alert")).to_contain_text("3")
+    shot(page, f"fuse-{size}")
+    # it covers neither the clock, the roll nor one's own cards, and the table can still be clicked
+    panel = page.locator(".fuse-alert .fuse-panel").bounding_box()
+    assert panel is not None
+    for testid in ("clock", "roll", "hand-0"):
+        b = box(page, testid)
+        overlap_x = min(panel["x"] + panel["width"], b["x"] + b["width"]) - max(panel["x"], b["x"])
+        overlap_y = min(panel["y"] + panel["height"], b["y"] + b["height"]) - max(panel["y"], b["y"])
+        assert overlap_x <= 0 or overlap_y <= 0, f"the fuse card covers {testid}"
+    assert page.evaluate("getComputedStyle(document.querySelector('.fuse-alert')).pointerEvents") == "none"
+    expect(alert).to_have_count(0, timeout=5000)
+
+
 def test_no_card_on_the_table_shows_its_notation(server: Server, browser: Browser) -> None:  # noqa: F811
     ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
     try:
