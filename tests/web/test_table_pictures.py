@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from xml.sax.saxutils import escape
 
 import pytest
 from starlette.testclient import TestClient
@@ -90,3 +91,15 @@ def test_the_server_serves_the_compact_cards_and_the_legend() -> None:
         es = client.get("/api/legend", params={"lang": "es"}).json()
         assert es[0] == {"symbol": "?", "svg": legend("es")[0].svg, "text": "Cualquier dado."}
         assert client.get("/api/legend", params={"lang": "fr"}).status_code == 422
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_printable_catalogue_starts_with_the_legend(lang: str) -> None:
+    from fusegame.web.svg import catalogue_page
+
+    page = catalogue_page(CAT, "fuse", lang)  # type: ignore[arg-type]
+    head, _, rest = page.partition('<section class="legend"')
+    assert '<section class="set"' not in head, "the legend comes before the cards"
+    legend_part = rest.split("</section>", 1)[0]
+    for item in legend(lang):  # type: ignore[arg-type]
+        assert escape(item.text) in legend_part

@@ -715,6 +715,11 @@ figure svg { display: block; margin: 0 auto; }
 figcaption { font-size: 12px; line-height: 1.35; margin-top: 2px; }
 figcaption .words { font-size: 11px; color: #37474f; display: block; text-align: left; }
 nav { margin: 0 0 8px; font-size: 14px; }
+.legend ul { list-style: none; padding: 0; margin: 8px 0 0; display: grid; gap: 6px 16px;
+  grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); }
+.legend li { display: flex; gap: 8px; align-items: center; font-size: 12px; break-inside: avoid; }
+.legend .pic { flex: none; width: 84px; display: grid; place-items: center; }
+.legend .pic svg { max-width: 84px; max-height: 52px; width: auto; height: auto; }
 @page { size: A4; margin: 10mm; }
 @media print {
   body { margin: 0; }
@@ -749,11 +754,12 @@ def _page_width(card_width: float) -> int:
 _PAGE_WORDS: dict[str, dict[str, str]] = {
     "en": {"title": "FUSE cards", "bombs": "Bomb cards: {n} point", "bombs_n": "Bomb cards: {n} points",
            "sparks": "Spark cards", "fuses": "Fuse cards", "roles": "Role cards", "point": "{n} point",
-           "points": "{n} points", "spark": "spark", "fuse": "fuse", "other": "En español"},
+           "points": "{n} points", "spark": "spark", "fuse": "fuse", "other": "En español",
+           "legend": "What the symbols mean"},
     "es": {"title": "Cartas de FUSE", "bombs": "Cartas de bomba: {n} punto",
            "bombs_n": "Cartas de bomba: {n} puntos", "sparks": "Cartas de chispa", "fuses": "Cartas de mecha",
            "roles": "Cartas de rol", "point": "{n} punto", "points": "{n} puntos", "spark": "chispa",
-           "fuse": "mecha", "other": "In English"},
+           "fuse": "mecha", "other": "In English", "legend": "Qué significan los símbolos"},
 }
 
 
@@ -802,6 +808,12 @@ def catalogue_page(catalogue: Catalogue, card_set: str | None = None, lang: Lang
                         for title, figs in groups)
         sections.append(f'<section class="set" id="set-{set_name}"><h2>{escape(_SET_TITLES[set_name])}'
                         f"</h2>{inner}</section>")
+    from fusegame.web.legend import legend  # the legend draws with this module
+
+    symbols = "".join(f'<li><span class="pic">{item.svg}</span><span>{escape(item.text)}</span></li>'
+                      for item in legend(lang))
+    sections.insert(0, f'<section class="legend" id="legend"><h2>{escape(w["legend"])}</h2>'
+                       f"<ul>{symbols}</ul></section>")
     other = "es" if lang == "en" else "en"
     query = f"?set={card_set}&lang={other}" if card_set else f"?lang={other}"
     return (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
