@@ -92,7 +92,8 @@ export function renderLobby(ctx) {
     const status = [];
     if (s.kind === 'human') {
       status.push(h('span', {class: ['pill', s.ready ? 'ok' : 'wait']}, s.ready ? t('lobby.ready') : t('lobby.notReady')));
-      status.push(h('span', {class: ['dot', s.connected ? 'on' : 'off'], title: s.connected ? t('seat.connected') : t('seat.away'),
+      // a picture of the connection: role img is what lets it carry a label
+      status.push(h('span', {class: ['dot', s.connected ? 'on' : 'off'], role: 'img', title: s.connected ? t('seat.connected') : t('seat.away'),
         'aria-label': s.connected ? t('seat.connected') : t('seat.away')}));
     } else if (s.kind === 'bot') {
       status.push(h('span', {class: 'pill ok'}, t('lobby.ready')));
@@ -119,6 +120,7 @@ export function renderLobby(ctx) {
   }
 
   return h('div', {class: 'lobby'},
+    h('h1', {class: 'sr-only'}, t('lobby.heading')),
     h('section', {class: 'panel room-head'},
       h('div', {class: 'room-code-box'},
         h('span', {class: 'muted'}, t('lobby.code')),

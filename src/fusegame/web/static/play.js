@@ -88,7 +88,9 @@ export class PlayView {
     this.endEl = h('div', {class: 'end-slot'});
     this.playersEl = h('section', {class: 'panel players', 'aria-label': t('play.players')});
     this.talkEl = h('section', {class: 'panel talk', 'aria-label': t('play.talk')});
-    this.logList = h('ol', {class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions', dataset: {testid: 'event-log'}});
+    // lists that scroll are reachable from the keyboard
+    this.logList = h('ol', {class: 'event-log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0',
+      'aria-label': t('play.events'), dataset: {testid: 'event-log'}});
     this.tableCol = h('div', {class: 'table-col'}, this.table.el);
     // on a phone the team, the talk and the log are a sheet over the table, one tap away
     this.sideEl = h('aside', {class: 'side-col', id: 'side-sheet', dataset: {testid: 'side-sheet'}},
@@ -102,6 +104,7 @@ export class PlayView {
       'aria-expanded': 'false', dataset: {testid: 'talk-open'}, onclick: () => this.openSheet(true)});
     this.talkBar = h('div', {class: 'talk-bar'}, this.talkButton, this.tickerEl);
     this.el = h('div', {class: 'play'},
+      h('h1', {class: 'sr-only'}, t('play.heading')),
       this.topEl, this.endEl,
       h('div', {class: 'play-main'}, this.tableCol, this.sideEl),
       this.talkBar);
@@ -393,7 +396,7 @@ export class PlayView {
           !this.outcome;
         return h('li', {class: ['player', s.seat === seat ? 'me' : '', acting ? 'acting' : ''], dataset: {testid: `seat-${s.seat}`,
           kind: s.kind, connected: s.connected ? 'true' : 'false'}},
-        h('span', {class: ['dot', s.kind === 'bot' || s.connected ? 'on' : 'off'],
+        h('span', {class: ['dot', s.kind === 'bot' || s.connected ? 'on' : 'off'], role: 'img',
           'aria-label': s.kind === 'bot' ? t('seat.bot') : (s.connected ? t('seat.connected') : t('seat.away'))}),
         h('span', {class: 'player-name'}, s.kind === 'bot' ? icon('bot') : null, s.name || t('player.n', {n: s.seat + 1}),
           s.seat === seat ? ` (${t('hand.you')})` : ''),
@@ -429,7 +432,7 @@ export class PlayView {
       onclick: () => this.ctx.send({type: 'signal', signal: kind, die: this.table.selected})}, t(`signal.${kind}`));
     const input = h('input', {type: 'text', maxlength: 200, id: 'chat-input', autocomplete: 'off', placeholder: t('talk.placeholder'),
       disabled: seat === null, dataset: {testid: 'chat-input'}});
-    this.chatList = h('ol', {class: 'chat-list', dataset: {testid: 'chat-list'}});
+    this.chatList = h('ol', {class: 'chat-list', tabindex: '0', 'aria-label': t('play.talk'), dataset: {testid: 'chat-list'}});
     mount(this.talkEl, h('h2', {}, t('play.talk')),
       seat === null ? h('p', {class: 'muted small'}, t('talk.spectator')) : null,
       h('div', {class: 'signals'}, sig('need'), sig('take'), sig('wait'),

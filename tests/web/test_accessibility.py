@@ -1,0 +1,134 @@
+"""Every page scanned by axe-core (the ``axe-playwright-python`` package, which carries axe-core)
+in Debian's Chromium, at a laptop's and a phone's size: no serious or critical violation, and the
+table is played from the keyboard with a visible focus."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+from test_browser import VIEWPORTS, browser, create_room, join_seat, logged_game, wait_playing  # noqa: F401
+from test_layout import OPENING, seat_ana
+
+from fusegame.server.app import create_app
+from liveserver import Server, served
+
+pytestmark = pytest.mark.timeout(240)
+
+AXE = Axe()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("a11y") / "fuse.db"
+    with served(create_app(f"sqlite:///{db}")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def log_id(server: Server) -> int:
+    return logged_game(server)
+
+
+def serious(page: Page) -> list[str]:
+    """The serious and critical violations on the page, one line each."""
+    found = AXE.run(page).response["violations"]
+    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def home(page: Page, server: Server, log_id: int) -> None:
+    page.goto(server.base + "/")
+    expect(page.get_by_test_id("create-game")).to_be_attached()
+
+
+def lobby(page: Page, server: Server, log_id: int) -> None:
+    create_room(page, server.base, players=3)
+    join_seat(page, "Ana")
+
+
+def play(page: Page, server: Server, log_id: int) -> None:
+    seat_ana(server, page, OPENING)
+    expect(page.locator("[data-testid='hand-0'] svg.card")).to_have_count(2)
+    page.locator("[data-testid^='die-'][data-legal='true']").first.click()  # slots lit up
+
+
+def end(page: Page, server: Server, log_id: int) -> None:
+    seat_ana(server, page, {**OPENING, "time_left": 1})  # the clock runs out: the game is lost
+    expect(page.get_by_test_id("end-screen")).to_be_visible(timeout=15_000)
+
+
+def log(page: Page, server: Server, log_id: int) -> None:
+    page.goto(server.base + "/#/log")
+    expect(page.get_by_test_id("log-row").first).to_be_visible()
+
+
+def replay(page: Page, server: Server, log_id: int) -> None:
+    page.goto(f"{server.base}/#/log/{log_id}")
+    expect(page.get_by_test_id("replay-step")).to_be_visible()
+
+
+def tutorial(page: Page, server: Server, log_id: int) -> None:
+    page.goto(server.base + "/#/tutorial")
+    expect(page.locator("[data-page='tutorial']")).to_have_count(1)
+    expect(page.locator("svg.card").first).to_be_visible()
+
+
+def cards(page: Page, server: Server, log_id: int) -> None:
+    page.goto(server.base + "/cards?set=fuse")
+    expect(page.locator("#legend")).to_be_visible()
+
+
+PAGES: dict[str, Callable[[Page, Server, int], None]] = {
+    "home": home, "lobby": lobby, "play": play, "end": end, "log": log, "replay": replay,
+    "tutorial": tutorial, "cards": cards}
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+@pytest.mark.parametrize("name", list(PAGES))
+def test_no_serious_accessibility_violation(server: Server, browser: Browser, log_id: int,  # noqa: F811
+                                            name: str, size: str) -> None:
+    ctx = browser.new_context(viewport=VIEWPORTS[size])
+    try:
+        page = ctx.new_page()
+        PAGES[name](page, server, log_id)
+        problems = serious(page)
+        assert not problems, "\n".join(problems)
+    finally:
+        ctx.close()
+
+
+def test_the_table_is_played_from_the_keyboard_with_a_visible_focus(server: Server,
+                                                                    browser: Browser) -> None:  # noqa: F811
+    ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
+    try:
+        page = ctx.new_page()
+        seat_ana(server, page, OPENING)
+        page.wait_for_function("document.body.dataset.seq !== undefined")
+        seq = int(page.evaluate("document.body.dataset.seq"))
+        # Tab reaches the first free die, and its focus ring shows
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if (page.evaluate("document.activeElement.dataset.testid") or "").startswith("die-"):
+                break
+        else:
+            pytest.fail("Tab never reached a die")
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("none", ""), outline
+        page.keyboard.press("Enter")  # selects it
+        legal = page.locator("svg.card g.slot.legal")
+        expect(legal.first).to_be_visible()
+        page.keyboard.press("ArrowRight")  # the keyboard cursor: a slot of its own look
+        cursor = page.locator("svg.card g.slot.cursor .slot-box")
+        expect(cursor).to_have_count(1)
+        expect(cursor).to_have_css("stroke", "rgb(255, 255, 255)")  # the hint's frame is dashed orange
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
+        expect(page.locator("svg.card g.slot[data-holds]")).to_have_count(1)
+        # Done from the keyboard too
+        page.keyboard.press("d")
+        expect(page.get_by_test_id("done-button")).to_have_count(0)
+    finally:
+        ctx.close()
