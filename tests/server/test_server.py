@@ -447,6 +447,27 @@ def test_an_open_penalty_choice_is_made_at_random_after_the_timeout(client: Test
         assert returned["seat"] == 0 and returned["die"]["colours"] == "R" and returned["cause"] == fuse
 
 
+@pytest.mark.parametrize("rolled", [True, False])
+def test_the_first_frame_tells_the_first_roll_only_when_there_are_dice(client: TestClient,
+                                                                       rolled: bool) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    code = client.portal.call(  # type: ignore[union-attr]
+        _open_room, lobby, RoomOptions(GameConfig(players=1), bot_delay_ms=0, seed=3))
+    ta = join(client, code, "Ana")
+    scenario: dict[str, Any] = {"config": {"players": 1}, "players": [["F20", "F14"]],
+                                "row": ["F01", "F02", "F03", "F04", "F05"], "deck": ["F06", "F07"]}
+    if rolled:
+        scenario["rolled"] = ["G6", "B2"]
+    with client.websocket_connect(f"/ws/{code}?token={ta}") as a:
+        client.portal.call(_start_from, lobby, code, scenario)  # type: ignore[union-attr]
+        s = first_state(a)
+        rolls = [e for e in s["events"] if e["kind"] == "dice_rolled"]
+        if rolled:
+            assert [sorted(d["face"] for d in e["dice"]) for e in rolls] == [[2, 6]]
+        else:  # the leader has not rolled yet: no "Ana rolls" with nothing after it
+            assert s["view"]["phase"] == "roll" and rolls == []
+
+
 # ====================================================================== cards and tutorial
 def test_cards_are_served_as_svg_and_as_a_printable_page(client: TestClient) -> None:
     r = client.get("/api/cards/F12.svg")

@@ -505,9 +505,11 @@ class Room:
         if limit is not None:
             self.match.limit_timer = self.scheduler.call_later(limit - state.time_ms / 1000, self._time_up)
         self._room_changed()
-        first = Event("dice_rolled", {"leader": state.leader,
-                                      "dice": [die_view(state, d) for d in state.rolled]})
-        self._changed([first])
+        # the deal's first roll, told as the roll it is; a game that opens before its first roll
+        # (Countdown's leader rolls by hand) has no dice yet, and so no such line
+        dice = [die_view(state, d) for d in state.rolled]
+        first = [Event("dice_rolled", {"leader": state.leader, "dice": dice})] if dice else []
+        self._changed(first)
 
     def now_ms(self) -> int:
         assert self.match is not None

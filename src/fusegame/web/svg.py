@@ -730,6 +730,12 @@ nav { margin: 0 0 8px; font-size: 14px; }
 """
 
 
+#: The game's icon, as the browser game's page has it (web/static/index.html).
+FAVICON = ("<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' "
+           "viewBox='0 0 100 100'%3E%3Crect x='5' y='5' width='90' height='90' rx='18' fill='%23d8403a'/%3E"
+           "%3Ctext x='50' y='70' font-size='56' text-anchor='middle' fill='white' font-family='sans-serif' "
+           "font-weight='700'%3E5%3C/text%3E%3C/svg%3E\">")
+
 #: Cards on the page are drawn at this many pixels per card unit: all at one scale, so a wide
 #: card looks wide, and four ordinary cards fit across an A4 page.
 _PAGE_SCALE = 0.72
@@ -818,6 +824,6 @@ def catalogue_page(catalogue: Catalogue, card_set: str | None = None, lang: Lang
     query = f"?set={card_set}&lang={other}" if card_set else f"?lang={other}"
     return (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{w['title']}</title><style>{_PAGE_CSS}</style></head><body><h1>{w['title']}</h1>"
+            f"<title>{w['title']}</title>{FAVICON}<style>{_PAGE_CSS}</style></head><body><h1>{w['title']}</h1>"
             f'<nav><a href="/">FUSE</a> &#183; <a href="{query}" lang="{other}">{w["other"]}</a></nav>'
             f"{''.join(sections)}</body></html>\n")

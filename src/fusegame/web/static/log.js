@@ -102,16 +102,17 @@ export class LogPage {
     const open = () => { location.hash = `#/log/${e.id}`; };
     return h('tr', {class: ['clickable', e.won ? 'won' : 'lost'], tabindex: 0, dataset: {testid: 'log-row', id: e.id},
       onclick: open, onkeydown: (ev) => { if (ev.key === 'Enter') open(); }},
-    h('td', {}, formatDate(e.finished_at)),
-    h('td', {}, h('a', {href: `#/log/${e.id}`, tabindex: -1}, gameTitle(e.options || {game: e.game}, e.title || e.game)),
+    // each cell carries its column's name: on a phone the rows are drawn as cards, one cell a line
+    h('td', {dataset: {label: t('log.date')}}, formatDate(e.finished_at)),
+    h('td', {dataset: {label: t('log.game')}}, h('a', {href: `#/log/${e.id}`, tabindex: -1}, gameTitle(e.options || {game: e.game}, e.title || e.game)),
       e.official === false ? h('span', {class: 'tag'}, t('log.practice')) : null,
       e.seeded ? h('span', {class: 'tag', dataset: {testid: 'tag-seeded'}}, t('log.seeded')) : null,
       e.ranked ? h('span', {class: 'tag done', dataset: {testid: 'tag-ranked'}}, t('log.ranked')) : null),
-    h('td', {}, playersText(e), e.bots ? h('span', {class: 'muted small'}, ` (${t('log.bots', {n: e.bots})})`) : null),
-    h('td', {}, t(`difficulty.${e.difficulty}`)),
-    h('td', {}, h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
-    h('td', {}, timeLeft(e.time_left_ms)),
-    h('td', {class: 'num'}, e.score ? e.score.total : ''));
+    h('td', {dataset: {label: t('log.players')}}, playersText(e), e.bots ? h('span', {class: 'muted small'}, ` (${t('log.bots', {n: e.bots})})`) : null),
+    h('td', {dataset: {label: t('opt.difficulty')}}, t(`difficulty.${e.difficulty}`)),
+    h('td', {dataset: {label: t('log.result')}}, h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
+    h('td', {dataset: {label: t('log.timeLeft')}}, timeLeft(e.time_left_ms)),
+    h('td', {class: 'num', dataset: {label: t('log.score')}}, e.score ? e.score.total : ''));
   }
 
   bestTable(best) {

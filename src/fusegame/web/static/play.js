@@ -104,7 +104,7 @@ export class PlayView {
       'aria-expanded': 'false', dataset: {testid: 'talk-open'}, onclick: () => this.openSheet(true)});
     this.talkBar = h('div', {class: 'talk-bar'}, this.talkButton, this.tickerEl);
     this.el = h('div', {class: 'play'},
-      h('h1', {class: 'sr-only'}, t('play.heading')),
+      this.headingEl = h('h1', {class: 'sr-only', tabindex: '-1', dataset: {testid: 'play-heading'}}, t('play.heading')),
       this.topEl, this.endEl,
       h('div', {class: 'play-main'}, this.tableCol, this.sideEl),
       this.talkBar);
@@ -122,6 +122,11 @@ export class PlayView {
     old.replaceWith(this.el);
     if (this.frame) this.table.update({names: this.names()});
     if (this.outcome) this.renderEnd();
+  }
+
+  /** Where the keyboard starts when the table appears. */
+  focusStart() {
+    this.headingEl.focus({preventScroll: true});
   }
 
   names() {

@@ -156,8 +156,15 @@ export class RoomPage {
       return;
     }
     if (this.playView) {
-      if (!this.root.contains(this.playView.el)) mount(this.root, this.playView.el);
-      else this.playView.relabel();
+      if (!this.root.contains(this.playView.el)) {
+        const lost = !document.activeElement || document.activeElement === document.body ||
+          !document.activeElement.isConnected || this.root.contains(document.activeElement);
+        mount(this.root, this.playView.el);
+        // the lobby's Ready button is gone: the keyboard carries on from the table's heading
+        if (lost) this.playView.focusStart();
+      } else {
+        this.playView.relabel();
+      }
       markPage(this.playView.outcome ? 'end' : 'play', this.status());
       return;
     }
@@ -190,7 +197,9 @@ export class RoomPage {
     const name = this.root.querySelector('#join-name');
     if (name && typedName !== null) name.value = typedName;
     if (focus) {
-      const el = this.root.querySelector(`[data-testid="${CSS.escape(focus)}"]`);
+      // after joining, the join form is gone: Ready is the next thing to press
+      const el = this.root.querySelector(`[data-testid="${CSS.escape(focus)}"]`) ||
+        (/^(join-|sit-)/.test(focus) ? this.root.querySelector('[data-testid="ready-button"]') : null);
       if (el) el.focus({preventScroll: true});
     }
   }

@@ -47,6 +47,7 @@ export class TutorialPage {
     this.events = [];
     this.busy = false;
     if (l) this.current = {view: l.view, moves: l.moves || {place: [], actions: []}};
+    this.table.interactive = true;
   }
 
   async attempt(action) {
@@ -62,6 +63,7 @@ export class TutorialPage {
       if (res.ok) {
         this.ok = true;
         if (res.view) this.current = {view: res.view, moves: {place: [], actions: []}};
+        this.table.interactive = false; // solved: the table only shows the result, it asks for nothing
       }
       play(res.ok ? 'defuse' : 'error');
     } catch (e) {
@@ -69,6 +71,12 @@ export class TutorialPage {
     }
     this.busy = false;
     this.renderLesson();
+    // the verdict is written above the table, where the move was not: bring it into view
+    const said = this.lessonEl && this.lessonEl.querySelector('[data-testid="tutorial-message"]');
+    if (said) {
+      const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      said.scrollIntoView({block: 'nearest', behavior: smooth ? 'smooth' : 'auto'});
+    }
   }
 
   go(i) {
