@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from test_browser import VIEWPORTS, browser, create_room, join_seat, logged_game, wait_playing  # noqa: F401
 
 from fusegame.server.app import create_app
