@@ -90,8 +90,12 @@ def shot(page: Page, name: str) -> None:
 
 def create_room(page: Page, base: str, *, players: int = 2, bots_fast: bool = True,
                 difficulty: str = "training") -> str:
-    """Fill in the home page's form as a person would and create the room; returns its code."""
+    """Fill in the home page's form (under "More options") as a person would and create the room;
+    returns its code."""
     page.goto(base + "/")
+    more = page.get_by_test_id("more-options")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
     page.get_by_test_id("opt-players").fill(str(players))
     page.get_by_test_id("opt-difficulty").select_option(difficulty)
     if bots_fast:

@@ -4,6 +4,31 @@ import {t, tOr} from './i18n.js';
 import {api} from './api.js';
 import {toast, markPage} from './ui.js';
 import {refusalWords} from './words.js';
+import {savedName} from './lobby.js';
+import {setToken} from './net.js';
+
+const OPTIONS_KEY = 'fuse.options';
+/** Set for a room made by "Play now": once seated there, the page fills the seats with bots and is ready. */
+export const quickKey = (code) => `fuse.quick.${code}`;
+
+/** The options chosen last time (never the seed: a chosen deal is for one game). */
+function lastOptions() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(OPTIONS_KEY) || 'null');
+    return saved && typeof saved === 'object' ? saved : {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberOptions(f) {
+  try {
+    const {seed, ...rest} = f;
+    localStorage.setItem(OPTIONS_KEY, JSON.stringify(rest));
+  } catch {
+    /* not remembered */
+  }
+}
 
 /** Options come as ["fuse", ...] or [{id, title}, ...]: always [{id, label}]. */
 function list(items, prefix) {
@@ -39,6 +64,11 @@ export class HomePage {
         modules: [...(d.modules || [])], setup: d.setup ?? 'standard', six_point_cards: Boolean(d.six_point_cards),
         fuse_cards: null, strict_fuse: Boolean(d.strict_fuse), timed: d.timed ?? true,
         hints: Boolean(d.hints), bot_delay_ms: d.bot_delay_ms ?? 1500, seed: null};
+      // last time's choices, where they are still choices this server offers
+      for (const [k, v] of Object.entries(lastOptions())) {
+        if (k in this.form && v !== undefined && typeof v === typeof this.form[k]) this.form[k] = v;
+        else if (k === 'fuse_cards' && (v === null || Number.isInteger(v))) this.form[k] = v;
+      }
       this.render();
     }).catch((e) => {
       this.error = e.message;
@@ -52,8 +82,14 @@ export class HomePage {
       h('section', {class: 'hero'},
         h('h1', {}, t('home.title')),
         h('p', {class: 'lead'}, t('home.lead'))),
+      this.renderQuick(),
       h('div', {class: 'home-grid'},
-        h('section', {class: 'panel create'}, h('h2', {}, t('home.create')), this.renderForm()),
+        h('section', {class: 'panel create'},
+          h('details', {class: 'more-options', open: this.moreOpen || null, dataset: {testid: 'more-options'},
+            ontoggle: (e) => { this.moreOpen = e.target.open; }},
+          h('summary', {}, h('h2', {}, t('home.moreOptions'))),
+          h('p', {class: 'muted small'}, t('home.moreOptionsHelp')),
+          this.renderForm())),
         h('div', {class: 'side'},
           this.renderJoin(),
           h('section', {class: 'panel links'},
@@ -65,6 +101,43 @@ export class HomePage {
                 h('span', {class: 'muted small'}, ' — ', t('home.logWhy'))),
               h('li', {}, h('a', {href: '/cards', target: '_blank', rel: 'noopener', dataset: {testid: 'link-cards'}},
                 t('home.cards')), h('span', {class: 'muted small'}, ' — ', t('home.cardsWhy')))))))));
+  }
+
+  /** The two one-click starts: alone with bots at once, or a room to share with friends. */
+  renderQuick() {
+    const f = this.form;
+    const ready = Boolean(f);
+    const summary = f ? [t(`game.${f.game}`), t(`difficulty.${f.difficulty}`), t('lobby.playersN', {n: f.players})].join(' · ') : '';
+    return h('section', {class: 'quick', 'aria-label': t('home.quick')},
+      h('button', {type: 'button', class: 'btn primary big quick-btn', disabled: !ready, dataset: {testid: 'play-now'},
+        onclick: (e) => this.quick(e.currentTarget, true)},
+      h('span', {class: 'quick-title'}, t('home.playNow')), h('span', {class: 'quick-sub'}, t('home.playNowSub'))),
+      h('button', {type: 'button', class: 'btn big quick-btn', disabled: !ready, dataset: {testid: 'play-friends'},
+        onclick: (e) => this.quick(e.currentTarget, false)},
+      h('span', {class: 'quick-title'}, t('home.playFriends')), h('span', {class: 'quick-sub'}, t('home.playFriendsSub'))),
+      f ? h('p', {class: 'muted small quick-note', dataset: {testid: 'quick-summary'}}, summary) : null);
+  }
+
+  /** Create a room with the remembered options; `alone`: sit down, give the other seats to bots, start. */
+  async quick(button, alone) {
+    button.disabled = true;
+    try {
+      const res = await api.createRoom(this.body());
+      rememberOptions(this.form);
+      if (alone) {
+        const seat = await api.join(res.code, savedName() || t('home.defaultName'), null);
+        setToken(res.code, seat.token);
+        try {
+          sessionStorage.setItem(quickKey(res.code), '1');
+        } catch {
+          /* the lobby's buttons do it by hand */
+        }
+      }
+      location.hash = `#/room/${res.code}`;
+    } catch (err) {
+      toast(`${t('home.createFailed')} ${err.reason ? refusalWords(err) : err.message}`);
+      button.disabled = false;
+    }
   }
 
   renderJoin() {
@@ -167,17 +240,23 @@ export class HomePage {
     return form;
   }
 
-  async create(e, button) {
-    e.preventDefault();
+  /** The room's options as the server takes them. */
+  body() {
     const f = this.form;
     const body = {game: f.game, players: f.players, difficulty: f.difficulty, setup: f.setup,
       six_point_cards: f.six_point_cards, fuse_cards: f.fuse_cards, strict_fuse: f.strict_fuse, timed: f.timed,
       hints: f.hints, bot_delay_ms: f.bot_delay_ms};
     if (f.game === 'fuse') body.modules = f.modules;
     if (f.seed !== null && Number.isFinite(f.seed)) body.seed = f.seed;
+    return body;
+  }
+
+  async create(e, button) {
+    e.preventDefault();
     button.disabled = true;
     try {
-      const res = await api.createRoom(body);
+      const res = await api.createRoom(this.body());
+      rememberOptions(this.form);
       location.hash = `#/room/${res.code}`;
     } catch (err) {
       toast(`${t('home.createFailed')} ${err.reason ? refusalWords(err) : err.message}`);

@@ -8,6 +8,7 @@ import {PlayView} from './play.js';
 import {toast, markPage} from './ui.js';
 import {play} from './sound.js';
 import {refusalWords} from './words.js';
+import {quickKey} from './home.js';
 
 export class RoomPage {
   constructor(root, code) {
@@ -61,6 +62,7 @@ export class RoomPage {
         this.seat = m.seat ?? null;
         this.room = m.room || this.room;
         this.render();
+        this.quickStart();
         break;
       case 'room':
         this.room = m.room;
@@ -121,6 +123,20 @@ export class RoomPage {
       default:
         break;
     }
+  }
+
+  /** "Play now" from the home page: the other seats go to bots and the game starts at once. */
+  quickStart() {
+    let quick = null;
+    try {
+      quick = sessionStorage.getItem(quickKey(this.code));
+      sessionStorage.removeItem(quickKey(this.code));
+    } catch {
+      return;
+    }
+    if (!quick || this.seat === null || !this.room || this.room.status !== 'lobby') return;
+    if (this.room.seats.some((s) => s.kind === 'open')) this.send({type: 'fill_bots'});
+    this.send({type: 'ready', ready: true});
   }
 
   async join(name, seat) {
