@@ -148,6 +148,59 @@ _ROLE = {
 }
 
 
+#: Role names in Spanish (the printed names are English).
+_ROLE_NAME_ES = {Ability.CUTTER: "Cortador", Ability.OPERATIONS_ENGINEER: "Ingeniero de operaciones",
+                 Ability.LOGISTICS_SPECIALIST: "Especialista en logística", Ability.TECHNOLOGIST: "Tecnólogo",
+                 Ability.EQUIPMENT_TECHNICIAN: "Técnico de equipos",
+                 Ability.DISPOSAL_EXPERT: "Experto en desactivación",
+                 Ability.EXPLOSIVES_INSTRUCTOR: "Instructor de explosivos"}
+#: A title made from the card model: the shape, then what stands out (Spanish; English cards carry
+#: their printed names).
+_TITLE_SHAPE = {Layout.ROW: "Fila de {n}", Layout.STACK: "Pila de {n}",
+                Layout.DOUBLE_STACK: "Dos pilas de {n}", Layout.PYRAMID: "Pirámide de {n}",
+                Layout.WALL: "Muro de {n}", Layout.ZIGGURAT: "Zigurat de {n}"}
+_TITLE_REL = {Rel.LT: "en subida", Rel.GT: "en bajada", Rel.SAME_NUMBER: "mismo número",
+              Rel.DIFF_NUMBER: "números distintos", Rel.SAME_COLOUR: "mismo color",
+              Rel.DIFF_COLOUR: "colores distintos", Rel.SAME_BOTH: "gemelos",
+              Rel.SAME_EITHER: "color o número"}
+_TITLE_GROUP = {Group.SAME_COLOUR: "mismo color", Group.SAME_NUMBER: "mismo número",
+                Group.DIFF_COLOUR: "colores distintos", Group.DIFF_NUMBER: "números distintos"}
+
+
+def card_title(card: BombCard | FuseCard | RoleCard, lang: Lang = "en") -> str:
+    """A card's name in ``lang``: the printed name in English (the card's id when it has none);
+    in Spanish a title made from the model ("Fila de 4: colores distintos", "Pila de 3: en subida")."""
+    return card_words(card, lang).name
+
+
+def _title_es(card: BombCard) -> str:
+    shape = card.shape
+    base = _TITLE_SHAPE[shape.layout].format(n=shape.size) if shape.size > 1 else "Un dado"
+    feature = ""
+    kinds = {r.rel for r in shape.relations}
+    if shape.clauses:
+        atom = shape.clauses[0].alts[0]
+        if isinstance(atom, GroupTest):
+            feature = _TITLE_GROUP[atom.group]
+        else:
+            signs = {sign for e in atom.exprs for sign, _, _ in e}
+            summed = any(len(e) > 1 for e in atom.exprs)
+            feature = "con resta" if -1 in signs else "con suma" if summed else "con cuenta"
+    elif len(kinds) == 1:
+        feature = _TITLE_REL[next(iter(kinds))]
+    elif kinds:
+        feature = "con signos"
+    else:
+        preds = [_pred(sl.pred, "es") for sl in shape.slots]
+        named = list(dict.fromkeys(p for p in preds if p))
+        if named and len(named) <= 2 and len(", ".join(named)) <= 24:
+            feature = " y ".join(named)
+        elif named:
+            feature = "a elegir" if any(sl.pred.kind is PredKind.ONE_OF and len(sl.pred.alts) > 1
+                                          for sl in shape.slots) else "de colores"
+    return f"{base}: {feature}" if feature else base
+
+
 @dataclass(frozen=True)
 class CardWords:
     """A card's name and description in one language."""
@@ -176,8 +229,11 @@ def card_words(card: BombCard | FuseCard | RoleCard, lang: Lang = "en") -> CardW
             text = _EFFECT[lang][card.effect]
         return CardWords(card.id, lang, "fuse", f"{w['fuse']} {card.id}", text)
     if isinstance(card, RoleCard):
-        return CardWords(card.id, lang, "role", card.name, _ROLE[lang][card.ability])
-    return CardWords(card.id, lang, card.kind, card.name or card.id, _bomb_text(card, lang),
+        name = _ROLE_NAME_ES[card.ability] if lang == "es" else card.name
+        return CardWords(card.id, lang, "role", name, _ROLE[lang][card.ability])
+    # the cards' names are this edition's own, in English: Spanish titles are made from the model
+    name = _title_es(card) if lang == "es" else card.name or card.id
+    return CardWords(card.id, lang, card.kind, name, _bomb_text(card, lang),
                      None if card.kind == "spark" else card.points)
 
 
@@ -200,6 +256,12 @@ def _fuse_symbol(card: FuseCard, lang: Lang) -> str:
     parts = [_colour(c, lang) for c in COLOURS if card.colours & c]
     parts += [(_WORD[lang]["fuse_number"].format(n=n)) for n in card.numbers]
     return _list(parts, lang, "or")
+
+
+def pred_words(p: Pred, lang: Lang = "en") -> str | None:
+    """What one slot asks for by itself ("red or a 3"), or None when only its neighbours or the
+    card's equations tell (any die, a number, a colour)."""
+    return _pred(p, lang)
 
 
 def _pred(p: Pred, lang: Lang) -> str | None:

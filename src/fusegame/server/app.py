@@ -452,7 +452,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
                 raise HTTPException(404, f"no card {card_id[:40]!r}")
             return JSONResponse(words.to_dict(), headers={"Cache-Control": CACHE_CONTROL})
         card_id = name.removesuffix(".svg")
-        drawn = await pictures.card(card_id, compact)
+        drawn = await pictures.card(card_id, compact, lang)
         if drawn is None:
             raise HTTPException(404, f"no card {card_id[:40]!r}")
         return respond(drawn, request)

@@ -53,13 +53,13 @@ class CardPages:
                      for c in cards}
         self._drawn: dict[tuple[str, str | None], asyncio.Future[Drawn]] = {}
 
-    async def card(self, card_id: str, compact: bool = False) -> Drawn | None:
+    async def card(self, card_id: str, compact: bool = False, lang: Lang = "en") -> Drawn | None:
         """The SVG of a card, or None when there is no such card; ``compact``: the table's version
-        of a bomb or spark card (other cards have only one)."""
+        of a bomb or spark card (other cards have only one); ``lang``: the language of its words."""
         if card_id not in self._ids and card_id not in self.extra:
             return None
-        return await self._get(("compact" if compact else "card", card_id),
-                               lambda: _drawn(self._card_svg(card_id, compact), "image/svg+xml"))
+        return await self._get((f"{'compact' if compact else 'card'}:{lang}", card_id),
+                               lambda: _drawn(self._card_svg(card_id, compact, lang), "image/svg+xml"))
 
     async def page(self, card_set: str | None, lang: Lang = "en") -> Drawn:
         """The printable catalogue page of one set (``fuse``, ``countdown``) or of all (None), with
@@ -79,12 +79,12 @@ class CardPages:
             return card_words(self.extra[card_id], lang)
         return None
 
-    def _card_svg(self, card_id: str, compact: bool) -> str:
+    def _card_svg(self, card_id: str, compact: bool, lang: Lang) -> str:
         from fusegame.web.svg import any_card_svg, card_svg
 
         if card_id in self._ids:
-            return any_card_svg(self.catalogue, card_id, compact=compact)
-        return card_svg(self.extra[card_id], compact=compact)
+            return any_card_svg(self.catalogue, card_id, compact=compact, lang=lang)
+        return card_svg(self.extra[card_id], compact=compact, lang=lang)
 
     async def _get(self, key: tuple[str, str | None], draw: Callable[[], Drawn]) -> Drawn:
         fut = self._drawn.get(key)

@@ -71,5 +71,5 @@ _ITEMS: tuple[tuple[str, str, str], ...] = (
 @cache
 def legend(lang: Lang = "en") -> tuple[LegendItem, ...]:
     """Every symbol of the cards in ``lang``, each drawn once."""
-    return tuple(LegendItem(symbol, symbol_svg(symbol), es if lang == "es" else en)
+    return tuple(LegendItem(symbol, symbol_svg(symbol, lang=lang), es if lang == "es" else en)
                  for symbol, en, es in _ITEMS)

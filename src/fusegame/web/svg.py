@@ -36,7 +36,7 @@ from fusegame.cards.model import (
     Slot,
 )
 from fusegame.cards.notation import parse, print_clause
-from fusegame.cards.words import Lang, card_words
+from fusegame.cards.words import Lang, card_title, card_words, pred_words
 from fusegame.dice import COLOURS, LETTERS, NAMES
 
 #: Die and tile colours by letter; the one palette every drawing uses.
@@ -82,6 +82,34 @@ _REL_WORDS = {
     Rel.SAME_BOTH: "the same colour and number", Rel.SAME_EITHER: "the same colour or the same number",
 }
 _NUMBER_SYMBOL = {Rel.LT: "<", Rel.GT: ">", Rel.SAME_NUMBER: "=", Rel.DIFF_NUMBER: "\u2260"}
+_REL_WORDS_ES = {
+    Rel.LT: "un número menor que el siguiente", Rel.GT: "un número mayor que el siguiente",
+    Rel.SAME_NUMBER: "el mismo número", Rel.DIFF_NUMBER: "números distintos",
+    Rel.SAME_COLOUR: "el mismo color", Rel.DIFF_COLOUR: "colores distintos",
+    Rel.SAME_BOTH: "el mismo color y número", Rel.SAME_EITHER: "el mismo color o el mismo número",
+}
+#: The words drawn on the cards, in each language (English is the printed cards' own).
+_CARD_WORDS: dict[str, dict[str, str]] = {
+    "en": {"spark": "SPARK", "role": "ROLE", "first": "1st", "last": "last", "and": "and", "or": "or",
+           "slot": "slot", "fuse_note": "Every player returns one die that matches.",
+           "bomb": "{n}-point bomb card", "spark_card": "spark card", "fuse_card": "fuse card",
+           "role_card": "role card", "any": "any die", "number": "a number (see the symbols and clauses)",
+           "colour": "a colour (see the symbols and clauses)",
+           "either": "any die: its colour or its number counts",
+           "split": "a split die", "filled_first": "; filled first", "filled_last": "; filled last"},
+    "es": {"spark": "CHISPA", "role": "ROL", "first": "1.º", "last": "últ.", "and": "y", "or": "o",
+           "slot": "casilla", "fuse_note": "Cada jugador devuelve un dado que coincida.",
+           "bomb": "carta de bomba de {n} puntos", "spark_card": "carta de chispa",
+           "fuse_card": "carta de mecha",
+           "role_card": "carta de rol", "any": "cualquier dado",
+           "number": "un número (mira los símbolos y las reglas)",
+           "colour": "un color (mira los símbolos y las reglas)",
+           "either": "cualquier dado: cuenta su color o su número", "split": "un dado partido",
+           "filled_first": "; se llena primero", "filled_last": "; se llena el último"},
+}
+#: Group tests under a card, in Spanish ("same colour (a, b, c)" as printed in English).
+_GROUP_WORDS_ES = {"same colour": "mismo color", "same number": "mismo número",
+                   "different colours": "colores distintos", "different numbers": "números distintos"}
 
 Attr = str | int | float | None
 
@@ -261,8 +289,10 @@ def _alt_words(colour: int, face: int) -> str:
     return NAMES[colour] if colour else f"a {face}"
 
 
-def describe_slot(slot: Slot) -> str:
+def describe_slot(slot: Slot, lang: Lang = "en") -> str:
     """What a slot asks for, in words (the slot's tooltip)."""
+    if lang != "en":
+        return _describe_slot_in(slot, lang)
     p = slot.pred
     words = {PredKind.ANY: "any die", PredKind.NUMBER: "a number (see the symbols and clauses)",
              PredKind.COLOUR: "a colour (see the symbols and clauses)",
@@ -280,6 +310,15 @@ def describe_slot(slot: Slot) -> str:
     if slot.last:
         words += "; filled last"
     return words
+
+
+def _describe_slot_in(slot: Slot, lang: Lang) -> str:
+    w = _CARD_WORDS[lang]
+    kind = slot.pred.kind
+    simple = {PredKind.ANY: w["any"], PredKind.NUMBER: w["number"], PredKind.COLOUR: w["colour"],
+              PredKind.EITHER: w["either"], PredKind.SPLIT: w["split"]}
+    words = simple.get(kind) or pred_words(slot.pred, lang) or w["any"]
+    return words + (w["filled_first"] if slot.first else "") + (w["filled_last"] if slot.last else "")
 
 
 def _alt_label(colour: int, face: int) -> tuple[str, str, str]:
@@ -360,12 +399,13 @@ def _slot_body(p: Pred, x: float, y: float, s: float) -> list[str]:
     return out + labels
 
 
-def _slot(i: int, slot: Slot, x: float, y: float, s: float, letter: str | None) -> str:
-    parts = [_el("title", {}, escape(f"slot {i + 1}: {describe_slot(slot)}")),
+def _slot(i: int, slot: Slot, x: float, y: float, s: float, letter: str | None, lang: Lang = "en") -> str:
+    w = _CARD_WORDS[lang]
+    parts = [_el("title", {}, escape(f"{w['slot']} {i + 1}: {describe_slot(slot, lang)}")),
              *_slot_body(slot.pred, x, y, s)]
     parts.append(_rect(x, y, s, s, 0.18 * s, "none", _EDGE, 0.05 * s, cls="slot-box"))
     if slot.first or slot.last:
-        tag = "1st" if slot.first else "last"
+        tag = w["first"] if slot.first else w["last"]
         parts.append(_rect(x + 0.22 * s, y - 0.14 * s, 0.56 * s, 0.25 * s, 0.1 * s, "#ff6f00", "#ffffff",
                            0.02 * s, cls="order-tag"))
         parts.append(_text(x + s / 2, y - 0.015 * s, tag, 0.19 * s, "#ffffff", cls="order-tag"))
@@ -378,9 +418,9 @@ def _slot(i: int, slot: Slot, x: float, y: float, s: float, letter: str | None) 
 
 
 # ------------------------------------------------------------------ relations
-def _relation(rel: Relation, cx: float, cy: float, vertical: bool, s: float) -> str:
+def _relation(rel: Relation, cx: float, cy: float, vertical: bool, s: float, lang: Lang = "en") -> str:
     kind = rel.rel
-    parts = [_el("title", {}, escape(_REL_WORDS[kind]))]
+    parts = [_el("title", {}, escape((_REL_WORDS_ES if lang == "es" else _REL_WORDS)[kind]))]
     if kind in _NUMBER_SYMBOL:
         # in a stack the lower slot comes first: "<" turns to open upwards
         turn = f"rotate(-90 {_num(cx)} {_num(cy)})" if vertical and kind in (Rel.LT, Rel.GT) else None
@@ -390,7 +430,7 @@ def _relation(rel: Relation, cx: float, cy: float, vertical: bool, s: float) -> 
         parts.append(_text(cx, cy, "=" if kind is Rel.SAME_COLOUR else "\u2260", 0.36 * s, _DARK,
                            cls="rel-symbol"))
     else:
-        word = "and" if kind is Rel.SAME_BOTH else "or"
+        word = _CARD_WORDS[lang]["and" if kind is Rel.SAME_BOTH else "or"]
         if vertical:
             ring_at, word_at, num_at = (cx - 0.68 * s, cy), (cx, cy), (cx + 0.68 * s, cy)
         else:
@@ -474,11 +514,16 @@ def _diagram(shape: CardShape, s: float) -> _Diagram:
     return _Diagram(pos, tuple(spots), w + 2 * m, h + 2 * m)
 
 
-def clause_text(clause: Clause) -> str:
+def clause_text(clause: Clause, lang: Lang = "en") -> str:
     """A clause as printed under the diagram: ``a - b = c``, ``same colour (a, b, c)``."""
-    return re.sub(r"([a-z]+(?:-[a-z]+)+)\(([a-z,]+)\)",
+    text = re.sub(r"([a-z]+(?:-[a-z]+)+)\(([a-z,]+)\)",
                   lambda m: f"{m.group(1).replace('-', ' ')} ({', '.join(m.group(2).split(','))})",
                   print_clause(clause))
+    if lang == "es":
+        for en, es in _GROUP_WORDS_ES.items():
+            text = text.replace(en, es)
+        text = text.replace(" or ", " o ")
+    return text
 
 
 def _wrap_clause(text: str, chars: int) -> list[str]:
@@ -510,24 +555,27 @@ def _label_pill(text: str, w: float, fill: str) -> list[str]:
             _text(w - 20 - pw / 2, 28, text, 13, "#ffffff", cls="kind-label")]
 
 
-def card_svg(card: BombCard, *, width: int | None = None, compact: bool = False) -> str:
+def card_svg(card: BombCard, *, width: int | None = None, compact: bool = False, lang: Lang = "en") -> str:
     """A bomb or spark card as a standalone SVG document.
 
     The card is 240 x 336 units (a playing card's proportions) unless its diagram needs more room:
     long rows make it wider, tall stacks taller. ``width`` sets the drawn width in pixels (the
     height follows); by default it is the card's own size in units. ``compact`` draws the table's
     version: the same slots with no blank space, the id, name and points on one line, so that a
-    whole hand and the row fit on one screen with their dice still large.
+    whole hand and the row fit on one screen with their dice still large. ``lang``: the language
+    of the words drawn on it (name, labels, tooltips).
     """
     if compact:
-        return _compact_card_svg(card)
+        return _compact_card_svg(card, lang)
     shape = card.shape
     spark = card.kind == "spark"
     kind = "spark" if spark else "bomb"
-    names = _wrap(card.name, _chars(CARD_WIDTH - 40, 15)) if card.name else []
+    w_ = _CARD_WORDS[lang]
+    title = card_title(card, lang) if card.name or lang != "en" else ""
+    names = _wrap(title, _chars(CARD_WIDTH - 40, 15)) if title else []
     top = 66 + 19 * len(names)
     clause_chars = _chars(CARD_WIDTH - 44, 13)
-    clauses = [line for c in shape.clauses for line in _wrap_clause(clause_text(c), clause_chars)]
+    clauses = [line for c in shape.clauses for line in _wrap_clause(clause_text(c, lang), clause_chars)]
     bottom = 20 + (18 * len(clauses) + 10 if clauses else 0)
     unit = _diagram(shape, 1.0)
     avail_w, avail_h = CARD_WIDTH - 36, CARD_HEIGHT - top - bottom
@@ -539,36 +587,38 @@ def card_svg(card: BombCard, *, width: int | None = None, compact: bool = False)
     oy = top + (h - top - bottom - diagram.height) / 2
 
     body = _frame(w, h, kind) + _card_id(card.id)
-    body += _label_pill("SPARK", w, _FRAME["spark"]) if spark else _points_badge(card.points, w)
+    body += _label_pill(w_["spark"], w, _FRAME["spark"]) if spark else _points_badge(card.points, w)
     for n, line in enumerate(names):
         body.append(_text(w / 2, 66 + 19 * n, line, 15, _DARK, cls="card-name"))
     labelled = bool(shape.clauses)
     slots = []
     for i, slot in enumerate(shape.slots):
         x, y = diagram.pos[i]
-        slots.append(_slot(i, slot, ox + x, oy + y, s, _SLOT_LETTERS[i] if labelled else None))
-    rels = [_relation(rel, ox + cx, oy + cy, vertical, s) for rel, cx, cy, vertical in diagram.spots]
+        slots.append(_slot(i, slot, ox + x, oy + y, s, _SLOT_LETTERS[i] if labelled else None, lang))
+    rels = [_relation(rel, ox + cx, oy + cy, vertical, s, lang) for rel, cx, cy, vertical in diagram.spots]
     body.append(_el("g", {"class": "diagram", "data-layout": shape.layout.value}, "".join(rels + slots)))
     if clauses:
         y0 = h - bottom + 6
         body.append(_rect(18, y0 - 4, w - 36, 18 * len(clauses) + 8, 6, "#eceff1", cls="clause-box"))
         for n, line in enumerate(clauses):
             body.append(_text(w / 2, y0 + 9 + 18 * n, line, 13, _DARK, cls="clause"))
-    label = f"{card.id}: {'spark card' if spark else f'{card.points}-point bomb card'}"
+    label = f"{card.id}: {w_['spark_card'] if spark else w_['bomb'].format(n=card.points)}"
     return _svg(w, h, body, {"class": "card", "data-card": card.id, "data-kind": kind, "role": "img",
-                             "aria-label": label + (f", {card.name}" if card.name else "")}, width)
+                             "aria-label": label + (f", {title}" if title else "")}, width)
 
 
 #: The compact card: header line height, side margin and the largest slot, in card units.
 _C_TOP, _C_SIDE, _C_S_MAX = 34.0, 12.0, 58.0
 
 
-def _compact_card_svg(card: BombCard) -> str:
+def _compact_card_svg(card: BombCard, lang: Lang) -> str:
     shape = card.shape
     spark = card.kind == "spark"
     kind = "spark" if spark else "bomb"
+    words = _CARD_WORDS[lang]
+    title = card_title(card, lang) if card.name or lang != "en" else ""
     clause_chars = _chars(CARD_WIDTH - 2 * _C_SIDE - 8, 12)
-    clauses = [line for c in shape.clauses for line in _wrap_clause(clause_text(c), clause_chars)]
+    clauses = [line for c in shape.clauses for line in _wrap_clause(clause_text(c, lang), clause_chars)]
     bottom = 10 + (16 * len(clauses) + 8 if clauses else 0)
     unit = _diagram(shape, 1.0)
     # a stack keeps the smallest legible slot: it is the one shape that grows downwards
@@ -582,18 +632,19 @@ def _compact_card_svg(card: BombCard) -> str:
             _text(14, 19, card.id, 11, _EDGE, anchor="start", cls="card-id")]
     if spark:
         body += [_rect(w - 62, 8, 52, 20, 10, _FRAME["spark"], cls="kind-label"),
-                 _text(w - 36, 18, "SPARK", 11, "#ffffff", cls="kind-label")]
+                 _text(w - 36, 18, words["spark"], 11, "#ffffff", cls="kind-label")]
     else:
         body += [_el("circle", {"class": "points-badge", "cx": w - 22, "cy": 19, "r": 13, "fill": "#1b1b1b"}),
                  _text(w - 22, 19.5, str(card.points), 15, "#ffffff", cls="points")]
-    if card.name:
+    if title:
         room = _chars(w - 2 * 62, 12)
-        name = card.name if len(card.name) <= room else card.name[: room - 1].rstrip() + "\u2026"
+        name = title if len(title) <= room else title[: room - 1].rstrip() + "\u2026"
         body.append(_text(w / 2, 19, name, 12, _DARK, cls="card-name"))
     ox = (w - diagram.width) / 2
     slots = [_slot(i, slot, ox + diagram.pos[i][0], _C_TOP - 4 + diagram.pos[i][1], s,
-                   _SLOT_LETTERS[i] if shape.clauses else None) for i, slot in enumerate(shape.slots)]
-    rels = [_relation(rel, ox + cx, _C_TOP - 4 + cy, vertical, s) for rel, cx, cy, vertical in diagram.spots]
+                   _SLOT_LETTERS[i] if shape.clauses else None, lang) for i, slot in enumerate(shape.slots)]
+    rels = [_relation(rel, ox + cx, _C_TOP - 4 + cy, vertical, s, lang)
+            for rel, cx, cy, vertical in diagram.spots]
     body.append(_el("g", {"class": "diagram", "data-layout": shape.layout.value}, "".join(rels + slots)))
     if clauses:
         y0 = h - bottom + 4
@@ -601,23 +652,23 @@ def _compact_card_svg(card: BombCard) -> str:
                           cls="clause-box"))
         for n, line in enumerate(clauses):
             body.append(_text(w / 2, y0 + 7 + 16 * n, line, 12, _DARK, cls="clause"))
-    label = f"{card.id}: {'spark card' if spark else f'{card.points}-point bomb card'}"
+    label = f"{card.id}: {words['spark_card'] if spark else words['bomb'].format(n=card.points)}"
     return _svg(w, h, body, {"class": "card compact", "data-card": card.id, "data-kind": kind, "role": "img",
-                             "aria-label": label + (f", {card.name}" if card.name else "")}, None)
+                             "aria-label": label + (f", {title}" if title else "")}, None)
 
 
-def symbol_svg(notation: str, *, size: float = 40.0) -> str:
+def symbol_svg(notation: str, *, size: float = 40.0, lang: Lang = "en") -> str:
     """A few slots and the symbols between them, as drawn on the cards, with no card around them
     (the legend's pictures); slot letters are drawn when the notation has an equation."""
     shape = parse(notation)
     diagram = _diagram(shape, size)
-    slots = [_slot(i, slot, *diagram.pos[i], size, _SLOT_LETTERS[i] if shape.clauses else None)
+    slots = [_slot(i, slot, *diagram.pos[i], size, _SLOT_LETTERS[i] if shape.clauses else None, lang)
              for i, slot in enumerate(shape.slots)]
-    rels = [_relation(rel, cx, cy, vertical, size) for rel, cx, cy, vertical in diagram.spots]
+    rels = [_relation(rel, cx, cy, vertical, size, lang) for rel, cx, cy, vertical in diagram.spots]
     body = ["".join(rels + slots)]
     h = diagram.height
     for clause in shape.clauses:
-        body.append(_text(diagram.width / 2, h + 8, clause_text(clause), 13, _DARK, cls="clause"))
+        body.append(_text(diagram.width / 2, h + 8, clause_text(clause, lang), 13, _DARK, cls="clause"))
         h += 18
     return _svg(diagram.width, h, body, {"class": "symbol", "role": "img", "aria-hidden": "true"}, None)
 
@@ -632,7 +683,7 @@ def _symbol_tile(x: float, y: float, s: float, colour: int = 0, face: int = 0) -
             _text(x + s / 2, y + s + 0.2 * s, str(face), 0.26 * s, _DARK, cls="symbol-number")]
 
 
-def fuse_svg(card: FuseCard, *, width: int | None = None) -> str:
+def fuse_svg(card: FuseCard, *, width: int | None = None, lang: Lang = "en") -> str:
     """A fuse card: red frame, "FUSE", then its symbols (colour tiles with their letters, numbers
     as die faces with the digit under them) or, for Countdown's text cards, the text."""
     w, h = float(CARD_WIDTH), float(CARD_HEIGHT)
@@ -648,27 +699,33 @@ def fuse_svg(card: FuseCard, *, width: int | None = None) -> str:
             x = x0 + n * (s + gap)
             body += _symbol_tile(x, y0, s, colour, face)
             if n:
-                body.append(_text(x - gap / 2, y0 + s / 2, "or", 14, _MUTED, weight="normal"))
-        note = "Every player returns one die that matches."
+                body.append(_text(x - gap / 2, y0 + s / 2, _CARD_WORDS[lang]["or"], 14, _MUTED,
+                                  weight="normal"))
+        note = _CARD_WORDS[lang]["fuse_note"]
         for n, line in enumerate(_wrap(note, _chars(w - 48, 13))):
             body.append(_text(w / 2, 270 + 17 * n, line, 13, _EDGE, weight="normal", cls="fuse-note"))
     else:
-        lines = _wrap(card.text, _chars(w - 44, 17))
+        text = card.text if lang == "en" else card_words(card, lang).text
+        lines = _wrap(text, _chars(w - 44, 17))
         y0 = 190 - 12 * (len(lines) - 1)
         for n, line in enumerate(lines):
             body.append(_text(w / 2, y0 + 24 * n, line, 17, _DARK, cls="fuse-text"))
     return _svg(w, h, body, {"class": "card", "data-card": card.id, "data-kind": "fuse", "role": "img",
-                             "aria-label": f"{card.id}: fuse card, {card.symbol}"}, width)
+                             "aria-label": f"{card.id}: {_CARD_WORDS[lang]['fuse_card']}, {card.symbol}"},
+                width)
 
 
-def role_svg(card: RoleCard, *, width: int | None = None) -> str:
+def role_svg(card: RoleCard, *, width: int | None = None, lang: Lang = "en") -> str:
     """A Countdown role card: the role's name and its ability, wrapped."""
     w = float(CARD_WIDTH)
-    names = _wrap(card.name, _chars(w - 40, 20))
+    said = card_words(card, lang)
+    name, text = (card.name, card.text) if lang == "en" else (said.name, said.text)
+    names = _wrap(name, _chars(w - 40, 20))
     top = 74 + 24 * (len(names) - 1)
-    lines = _wrap(card.text, _chars(w - 44, 13))
+    lines = _wrap(text, _chars(w - 44, 13))
     h = max(float(CARD_HEIGHT), top + 30 + 17 * len(lines) + 20)
-    body = _frame(w, h, "role") + _card_id(card.id) + _label_pill("ROLE", w, _FRAME["role"])
+    body = _frame(w, h, "role") + _card_id(card.id)
+    body += _label_pill(_CARD_WORDS[lang]["role"], w, _FRAME["role"])
     for n, line in enumerate(names):
         body.append(_text(w / 2, 74 + 24 * n, line, 20, _FRAME["role"], cls="card-name"))
     body.append(_el("line", {"x1": 40, "y1": top + 20, "x2": w - 40, "y2": top + 20,
@@ -677,7 +734,7 @@ def role_svg(card: RoleCard, *, width: int | None = None) -> str:
         body.append(_text(22, top + 42 + 17 * n, line, 13, _DARK, weight="normal", anchor="start",
                           cls="role-text"))
     return _svg(w, h, body, {"class": "card", "data-card": card.id, "data-kind": "role", "role": "img",
-                             "aria-label": f"{card.id}: role card, {card.name}"}, width)
+                             "aria-label": f"{card.id}: {_CARD_WORDS[lang]['role_card']}, {name}"}, width)
 
 
 def find_card(catalogue: Catalogue, card_id: str) -> BombCard | FuseCard | RoleCard:
@@ -690,15 +747,16 @@ def find_card(catalogue: Catalogue, card_id: str) -> BombCard | FuseCard | RoleC
     raise ValueError(f"no card {card_id}")
 
 
-def any_card_svg(catalogue: Catalogue, card_id: str, *, compact: bool = False) -> str:
+def any_card_svg(catalogue: Catalogue, card_id: str, *, compact: bool = False, lang: Lang = "en") -> str:
     """The SVG of any card of the catalogue, by id; ``ValueError`` ("no card X") for an unknown id.
-    ``compact`` draws a bomb or spark card as the table shows it (see :func:`card_svg`)."""
+    ``compact`` draws a bomb or spark card as the table shows it (see :func:`card_svg`); ``lang``
+    is the language of its words."""
     card = find_card(catalogue, card_id)
     if isinstance(card, FuseCard):
-        return fuse_svg(card)
+        return fuse_svg(card, lang=lang)
     if isinstance(card, RoleCard):
-        return role_svg(card)
-    return card_svg(card, compact=compact)
+        return role_svg(card, lang=lang)
+    return card_svg(card, compact=compact, lang=lang)
 
 
 # ------------------------------------------------------------------ the printable catalogue page
@@ -770,15 +828,16 @@ _PAGE_WORDS: dict[str, dict[str, str]] = {
 
 
 def _bomb_figure(card: BombCard, lang: Lang = "en") -> str:
-    plain = card_svg(card)
+    plain = card_svg(card, lang=lang)
     m = re.search(r'viewBox="0 0 ([\d.]+) ', plain)
     units = float(m.group(1)) if m else CARD_WIDTH
-    svg = card_svg(card, width=_page_width(units))
+    svg = card_svg(card, width=_page_width(units), lang=lang)
     w = _PAGE_WORDS[lang]
     if card.kind == "spark":
-        caption = [w["spark"], card.name]
+        caption = [w["spark"], card_title(card, lang) if card.name or lang != "en" else ""]
     else:
-        caption = [w["point" if card.points == 1 else "points"].format(n=card.points), card.name]
+        caption = [w["point" if card.points == 1 else "points"].format(n=card.points),
+                   card_title(card, lang) if card.name or lang != "en" else ""]
     return _figure(svg, card.id, caption, card_words(card, lang).text)
 
 
@@ -802,11 +861,13 @@ def catalogue_page(catalogue: Catalogue, card_set: str | None = None, lang: Lang
             groups.append((w["sparks"], [_bomb_figure(c, lang) for c in sparks]))
         fuses = [f for f in catalogue.fuses if f.set == set_name]
         if fuses:
-            groups.append((w["fuses"], [_figure(fuse_svg(f, width=_page_width(CARD_WIDTH)), f.id, [w["fuse"]],
+            groups.append((w["fuses"], [_figure(fuse_svg(f, width=_page_width(CARD_WIDTH), lang=lang), f.id,
+                                                [w["fuse"]],
                                                 card_words(f, lang).text) for f in fuses]))
         roles = [r for r in catalogue.roles if r.set == set_name]
         if roles:
-            groups.append((w["roles"], [_figure(role_svg(r, width=_page_width(CARD_WIDTH)), r.id, [r.name],
+            groups.append((w["roles"], [_figure(role_svg(r, width=_page_width(CARD_WIDTH), lang=lang), r.id,
+                                                [card_title(r, lang)],
                                                 card_words(r, lang).text) for r in roles]))
         if not groups:
             continue

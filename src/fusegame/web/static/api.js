@@ -61,12 +61,13 @@ const svgCache = new Map();
 
 /**
  * A card's SVG markup (fetched once per id; the promise is shared by concurrent callers).
- * `compact`: the table's drawing of a bomb or spark card, with no blank space around its slots.
+ * `compact`: the table's drawing of a bomb or spark card, with no blank space around its slots;
+ * `lang`: the language of the words drawn on it.
  */
-export function cardSvg(id, compact = false) {
-  const key = `${id}|${compact}`;
+export function cardSvg(id, compact = false, lang = 'en') {
+  const key = `${id}|${compact}|${lang}`;
   if (!svgCache.has(key)) {
-    const p = fetch(`/api/cards/${encodeURIComponent(id)}.svg${compact ? '?compact=true' : ''}`)
+    const p = fetch(`/api/cards/${encodeURIComponent(id)}.svg?lang=${encodeURIComponent(lang)}${compact ? '&compact=true' : ''}`)
       .then((r) => (r.ok ? r.text() : Promise.reject(new ApiError(r.status, `card ${id}: ${r.status}`))))
       .catch((e) => {
         if (e.status !== 404) svgCache.delete(key); // a passing failure: a later render tries again
@@ -95,11 +96,11 @@ export function cardWords(id, lang) {
 }
 
 /** Fetch every card in `ids`; resolves to a Map id -> markup (missing on failure). */
-export async function preloadCards(ids, compact = false) {
+export async function preloadCards(ids, compact = false, lang = 'en') {
   const out = new Map();
   await Promise.all([...new Set(ids)].map(async (id) => {
     try {
-      out.set(id, await cardSvg(id, compact));
+      out.set(id, await cardSvg(id, compact, lang));
     } catch {
       /* drawn as a plain placeholder */
     }

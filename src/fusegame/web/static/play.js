@@ -1,6 +1,6 @@
 // The match: the ship's computer, the table, players and seat take-over, team talk, events, end.
 import {h, mount, mmss} from './dom.js';
-import {t, tOr} from './i18n.js';
+import {t, tOr, getLang} from './i18n.js';
 import {Table} from './table.js';
 import {ShipComputer} from './computer.js';
 import {play} from './sound.js';
@@ -344,7 +344,7 @@ export class PlayView {
     this.fuseTimer = setTimeout(() => el.classList.remove('show'), 2200);
     if (ev.card) {
       try {
-        art.innerHTML = await cardSvg(ev.card);
+        art.innerHTML = await cardSvg(ev.card, false, getLang());
       } catch {
         art.textContent = ev.card;
       }

@@ -108,7 +108,7 @@ export class Table {
     for (const hand of v.hands || []) for (const c of hand.cards) ids.push(c.id);
     for (const c of v.row || []) ids.push(c.id);
     for (const s of v.stacks || []) if (s.top) ids.push(s.top.id);
-    const svgs = await preloadCards(ids, true);
+    const svgs = await preloadCards(ids, true, getLang());
     if (token !== this.renderToken) return; // a newer frame is being drawn
     if (this.selected !== null && !(v.unplaced || []).includes(this.selected)) {
       this.selected = null;

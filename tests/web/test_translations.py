@@ -1,0 +1,127 @@
+"""Everything the page says, in Spanish too: a string shown without its translation fails here.
+
+Two checks: the page's dictionaries (``i18n.js``) have the same keys in both languages and a
+Spanish word wherever the English one is a word; and with the page in Spanish, a walk through the
+home page, the lobby, the table with its card choice, the legend, the end screen, the log, a replay,
+the tutorial and ``/cards?lang=es`` finds no English dictionary entry and no English card name in
+what is shown (the text, the titles and labels, the words drawn in the card pictures).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from test_browser import VIEWPORTS, browser, create_room, in_spanish, join_seat, logged_game  # noqa: F401
+from test_layout import MUST_TAKE, OPENING, seat_ana
+
+from fusegame.cards import builtin_catalogue
+from fusegame.server.app import create_app
+from liveserver import Server, served
+
+pytestmark = pytest.mark.timeout(300)
+
+#: Entries whose words are the same in both languages (names, numbers, loan words).
+SAME_IN_BOTH = {"nav.tutorial", "home.tutorial", "tutorial.title", "home.seconds", "game.fuse",
+                "game.countdown", "seat.bot", "score.total", "log.bots", "log.bots_one", "advice.take",
+                "advice.giveUpFor"}
+#: Entries whose Spanish leaves out a fact on purpose: the engine's own reason comes in English.
+LEAVES_OUT = {"err.illegal"}
+
+#: Everything a page shows: its text, its titles and labels, and the words in its SVG pictures.
+SHOWN = """() => {
+  const out = document.body.innerText.split('\\n');
+  for (const e of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+    for (const a of ['title', 'aria-label', 'placeholder']) {
+      if (e.getAttribute(a)) out.push(e.getAttribute(a));
+    }
+  }
+  for (const e of document.querySelectorAll('svg text, svg title')) out.push(e.textContent);
+  return out.map((s) => s.trim()).filter(Boolean);
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("words") / "fuse.db"
+    with served(create_app(f"sqlite:///{db}")) as s:
+        yield s
+
+
+def dictionaries(page: Page) -> tuple[dict[str, str], dict[str, str]]:
+    d = page.evaluate("import('/i18n.js').then((m) => m.DICTS)")
+    return d["en"], d["es"]
+
+
+def test_every_entry_of_the_page_s_dictionary_is_in_both_languages(server: Server,
+                                                                    browser: Browser) -> None:  # noqa: F811
+    page = browser.new_page()
+    try:
+        page.goto(server.base + "/")
+        en, es = dictionaries(page)
+        assert sorted(set(en) - set(es)) == [], "English entries with no Spanish"
+        assert sorted(set(es) - set(en)) == [], "Spanish entries with no English"
+        same = {k for k in en if en[k] == es[k] and re.search(r"[A-Za-z]{2}", re.sub(r"\{\w+\}", "", en[k]))}
+        assert same <= SAME_IN_BOTH, f"not translated: {sorted(same - SAME_IN_BOTH)}"
+        # the same placeholders on both sides: nothing said in one language is lost in the other
+        for k in set(en) - LEAVES_OUT:
+            assert sorted(re.findall(r"\{(\w+)\}", en[k])) == sorted(re.findall(r"\{(\w+)\}", es[k])), k
+    finally:
+        page.close()
+
+
+def english_shown(page: Page, english: set[str]) -> list[str]:
+    return sorted({s for s in page.evaluate(SHOWN) if s in english})
+
+
+def test_a_spanish_page_shows_no_english(server: Server, browser: Browser) -> None:  # noqa: F811
+    log_id = logged_game(server)
+    ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
+    in_spanish(ctx)
+    try:
+        page = ctx.new_page()
+        page.goto(server.base + "/")
+        en, es = dictionaries(page)
+        catalogue = builtin_catalogue()
+        names = {c.name for c in (*catalogue.bombs, *catalogue.sparks) if c.name}
+        english = {v for k, v in en.items() if v != es[k] and "{" not in v and len(v) > 3} | names
+        english |= {"SPARK", "ROLE", "1st", "last", "Every player returns one die that matches."}
+        english |= {r.name for r in catalogue.roles}
+        seen: dict[str, list[str]] = {}
+
+        def look(where: str) -> None:
+            found = english_shown(page, english)
+            if found:
+                seen[where] = found
+
+        look("home")
+        create_room(page, server.base, players=2)
+        join_seat(page, "Ana")
+        look("lobby")
+        seat_ana(server, page, MUST_TAKE)
+        expect(page.get_by_test_id("card-choice")).to_be_visible()
+        expect(page.locator(".choice-text").first).not_to_be_empty()
+        look("play: the card choice")
+        page.get_by_test_id("legend-open").click()
+        expect(page.get_by_test_id("legend").locator(".legend-item")).not_to_have_count(0)
+        look("the legend")
+        page.keyboard.press("Escape")
+        seat_ana(server, page, {**OPENING, "time_left": 1})
+        expect(page.get_by_test_id("end-screen")).to_be_visible(timeout=15_000)
+        look("the end screen")
+        page.goto(server.base + "/#/log")
+        expect(page.get_by_test_id("log-row").first).to_be_visible()
+        look("the log")
+        page.goto(f"{server.base}/#/log/{log_id}")
+        expect(page.get_by_test_id("replay-step")).to_be_visible()
+        look("a replay")
+        page.goto(server.base + "/#/tutorial")
+        expect(page.locator("svg.card").first).to_be_visible()
+        look("the tutorial")
+        page.goto(server.base + "/cards?lang=es")
+        look("/cards")
+        assert not seen, f"English on a Spanish page: {seen}"
+    finally:
+        ctx.close()
