@@ -28,7 +28,19 @@ def test_every_card_has_a_name_and_a_text_in_both_languages(card: BombCard | Fus
         assert not RAW.search(w.text), w.text
         if isinstance(card, BombCard) and card.notation.strip() not in ("?", ""):
             assert card.notation not in w.text
-    assert es.text != en.text
+    assert es.text != en.text and es.name != en.name
+
+
+def test_spanish_titles_are_made_from_the_card_model() -> None:
+    def title(notation: str) -> str:
+        return card_words(BombCard("T1", "fuse", 2, parse(notation), notation, name="Test"), "es").name
+
+    assert title("% !=c % !=c % !=c %") == "Fila de 4: colores distintos"
+    assert title("stack: # < # < #") == "Pila de 3: en subida"
+    assert title("R R B B") == "Fila de 4: rojo y azul"
+    assert title("# # ; a - b = 2") == "Fila de 2: con resta"
+    assert title("pyramid: % % / % ; different-colours(a,b,c)") == "Pirámide de 3: colores distintos"
+    assert card_words(CAT.roles[0], "es").name != CAT.roles[0].name  # roles have Spanish names
 
 
 def test_the_words_say_what_a_card_asks_for() -> None:
