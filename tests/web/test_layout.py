@@ -292,6 +292,16 @@ def test_on_a_phone_the_talk_is_one_tap_away_and_news_shows_over_the_table(serve
         expect(ana.get_by_test_id("talk-unread")).to_have_count(0)
         ana.get_by_test_id("signal-wait").click()
         expect(bo.get_by_test_id("event-log")).to_contain_text("Ana")
+        # a signal about a die: a short bubble that stays within the die, never over the next one
+        bo_die = bo.locator("[data-testid^='die-'][data-legal='true']").first
+        die_id = bo_die.get_attribute("data-testid") or ""
+        bo_die.click()
+        bo.get_by_test_id("signal-need").click()
+        bubble = ana.locator(f"[data-testid='{die_id}'] .bubble.on-die")
+        expect(bubble).to_contain_text("B need")
+        b, d = bubble.bounding_box(), ana.get_by_test_id(die_id).bounding_box()
+        assert b is not None and d is not None
+        assert b["x"] >= d["x"] - 0.5 and b["x"] + b["width"] <= d["x"] + d["width"] + 0.5
         shot(ana, "talk-phone")
         ana.get_by_test_id("talk-close").click()
         expect(ana.get_by_test_id("chat-input")).not_to_be_visible()
