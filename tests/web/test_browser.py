@@ -232,7 +232,7 @@ def test_a_tutorial_lesson_is_played_in_the_page(base: str, context: BrowserCont
     page = context.new_page()
     page.goto(base + "/#/tutorial")
     expect(page.locator("[data-page='tutorial']")).to_have_count(1)
-    red = page.locator("[data-testid^='die-'][aria-label^='Red']").first
+    red = page.locator("[data-testid^='die-'][title^='Red']").first
     red.click()
     page.locator("svg.card[data-card='T1'] g.slot[data-slot='0']").click()
     expect(page.get_by_test_id("tutorial-message")).to_contain_text("Well done")

@@ -885,6 +885,9 @@ def catalogue_page(catalogue: Catalogue, card_set: str | None = None, lang: Lang
     query = f"?set={card_set}&lang={other}" if card_set else f"?lang={other}"
     return (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{w['title']}</title>{FAVICON}<style>{_PAGE_CSS}</style></head><body><h1>{w['title']}</h1>"
+            # landmarks, so that a screen reader can skip from the page's head to the cards
+            f"<title>{w['title']}</title>{FAVICON}<style>{_PAGE_CSS}</style></head>"
+            f"<body><header><h1>{w['title']}</h1>"
             f'<nav><a href="/">FUSE</a> &#183; <a href="{query}" lang="{other}">{w["other"]}</a></nav>'
-            f"{''.join(sections)}</body></html>\n")
+            "</header>"
+            f"<main>{''.join(sections)}</main></body></html>\n")

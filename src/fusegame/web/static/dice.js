@@ -47,16 +47,21 @@ export function dieMarkup(die) {
   return parts.join('');
 }
 
-/** A standalone <svg> of a die, for HTML. */
-export function dieSvg(die) {
-  return `<svg class="die-svg" viewBox="0 0 100 100" aria-hidden="true" focusable="false">${dieMarkup(die)}</svg>`;
+/**
+ * A standalone <svg> of a die, for HTML. `named`: a picture with the die's name ("Green 6"), for a
+ * control named by its content; otherwise hidden from screen readers.
+ */
+export function dieSvg(die, named = false) {
+  const a11y = named ? `role="img" aria-label="${esc(dieName(die))}"` : 'aria-hidden="true"';
+  return `<svg class="die-svg" viewBox="0 0 100 100" ${a11y} focusable="false">${dieMarkup(die)}</svg>`;
 }
 
 /** A die as a button (free dice in the roll; the leader's choice of an unused die). */
 export function dieButton(die, attrs = {}) {
   const {class: cls, ...rest} = attrs;
-  const b = h('button', {type: 'button', class: ['die', cls], 'aria-label': dieName(die),
-    title: dieName(die), ...rest, html: dieSvg(die)});
+  // named by its picture, not by an aria-label over it: the letter and number drawn on the die are
+  // then part of the button's name as spoken ("Green 6"), not a visible label the name leaves out
+  const b = h('button', {type: 'button', class: ['die', cls], title: dieName(die), ...rest, html: dieSvg(die, true)});
   b.dataset.die = die.id;
   return b;
 }

@@ -345,6 +345,8 @@ const en = {
   'tutorial.reset': 'Start the lesson again',
   'tutorial.finish': 'Play a real game',
   'tutorial.none': 'No lessons.',
+  'tutorial.solved': 'Lesson solved: on to the next one.',
+  'tutorial.allSolved': 'Lesson solved, and that was the last one: time for a real game.',
 
   'help.title': 'Keyboard',
   'help.intro': 'Play without the mouse:',
@@ -886,6 +888,8 @@ const es = {
   'tutorial.reset': 'Empezar de nuevo la lección',
   'tutorial.finish': 'Jugar una partida de verdad',
   'tutorial.none': 'No hay lecciones.',
+  'tutorial.solved': 'Lección superada: a por la siguiente.',
+  'tutorial.allSolved': 'Lección superada, y era la última: hora de una partida de verdad.',
 
   'help.title': 'Teclado',
   'help.intro': 'Juega sin ratón:',

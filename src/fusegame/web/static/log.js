@@ -92,7 +92,7 @@ export class LogPage {
 
   gamesTable(games) {
     if (!games.length) return h('p', {class: 'muted', dataset: {testid: 'log-empty'}}, t('log.none'));
-    return h('div', {class: 'table-scroll'}, h('table', {class: 'data', dataset: {testid: 'log-table'}},
+    return h('div', {class: 'table-scroll'}, h('table', {class: 'data stacked', dataset: {testid: 'log-table'}},
       h('thead', {}, h('tr', {}, ['log.date', 'log.game', 'log.players', 'opt.difficulty', 'log.result', 'log.timeLeft', 'log.score']
         .map((k) => h('th', {scope: 'col'}, t(k))))),
       h('tbody', {}, games.map((e) => this.row(e)))));
@@ -117,13 +117,16 @@ export class LogPage {
 
   bestTable(best) {
     if (!best.length) return h('p', {class: 'muted'}, t('log.none'));
-    return h('table', {class: 'data best', dataset: {testid: 'best-table'}},
-      h('thead', {}, h('tr', {}, ['#', t('log.score'), t('log.game'), t('log.players'), t('opt.difficulty')]
-        .map((k) => h('th', {scope: 'col'}, k)))),
+    const cols = ['#', t('log.score'), t('log.game'), t('log.players'), t('opt.difficulty')];
+    // a cell with its column's name, as in the games' table: cards on a phone
+    const cell = (i, attrs, ...content) => h('td', {...attrs, dataset: {label: cols[i]}}, ...content);
+    return h('table', {class: 'data best stacked', dataset: {testid: 'best-table'}},
+      h('thead', {}, h('tr', {}, cols.map((k) => h('th', {scope: 'col'}, k)))),
       h('tbody', {}, best.map((e, i) => h('tr', {class: 'clickable', tabindex: 0, dataset: {testid: 'best-row', id: e.id},
         onclick: () => { location.hash = `#/log/${e.id}`; },
         onkeydown: (ev) => { if (ev.key === 'Enter') location.hash = `#/log/${e.id}`; }},
-      h('td', {}, i + 1), h('td', {class: 'num'}, h('b', {}, e.score ? e.score.total : '')),
-      h('td', {}, gameTitle(e.options || {game: e.game}, e.title || e.game)), h('td', {}, playersText(e)), h('td', {}, t(`difficulty.${e.difficulty}`))))));
+      cell(0, {}, i + 1), cell(1, {class: 'num'}, h('b', {}, e.score ? e.score.total : '')),
+      cell(2, {}, gameTitle(e.options || {game: e.game}, e.title || e.game)), cell(3, {}, playersText(e)),
+      cell(4, {}, t(`difficulty.${e.difficulty}`))))));
   }
 }

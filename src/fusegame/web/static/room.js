@@ -213,9 +213,13 @@ export class RoomPage {
     const name = this.root.querySelector('#join-name');
     if (name && typedName !== null) name.value = typedName;
     if (focus) {
-      // after joining, the join form is gone: Ready is the next thing to press
+      // the pressed button may be gone: after joining or filling the seats with bots, Ready is the
+      // next thing to press; a seat's bot button turns into its opposite in the same place
+      const seatBot = /^(add|remove)-bot-(\d+)$/.exec(focus);
+      const next = seatBot ? `${seatBot[1] === 'add' ? 'remove' : 'add'}-bot-${seatBot[2]}`
+        : /^(join-|sit-|fill-bots$)/.test(focus) ? 'ready-button' : null;
       const el = this.root.querySelector(`[data-testid="${CSS.escape(focus)}"]`) ||
-        (/^(join-|sit-)/.test(focus) ? this.root.querySelector('[data-testid="ready-button"]') : null);
+        (next ? this.root.querySelector(`[data-testid="${next}"]`) : null);
       if (el) el.focus({preventScroll: true});
     }
   }

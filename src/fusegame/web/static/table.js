@@ -334,8 +334,10 @@ export class Table {
     }
     const dieAct = (a) => {
       const die = this.findDie(a.die);
-      const b = btn(a, '', {class: 'die-act', aria: `${t(`act.${a.kind}`)} ${this.dieWords(a.die)}`});
-      b.innerHTML = die ? dieSvg(die) : esc(this.dieWords(a.die));
+      // named by its content, as the dice of the roll are: the action in words, then the die's picture
+      const b = btn(a, '', {class: 'die-act'});
+      b.innerHTML = `<span class="sr-only">${esc(t(`act.${a.kind}`))} </span>` +
+        (die ? dieSvg(die, true) : esc(this.dieWords(a.die)));
       return b;
     };
     group('give', 'act.give', dieAct);
@@ -608,7 +610,7 @@ export class Table {
       if (el.matches('g.slot, .card-wrap')) {
         el.removeAttribute('tabindex');
         el.removeAttribute('role');
-        el.removeAttribute('aria-label');
+        unmakeButton(el);
       }
       if (el.matches('.card-wrap')) el.tabIndex = 0; // still focusable: focus tells its words
     }
@@ -649,7 +651,7 @@ export class Table {
       const wrap = root.querySelector(`.middle .card-wrap[data-card="${CSS.escape(card)}"]`);
       if (!wrap) continue;
       wrap.classList.add('takeable');
-      makeButton(wrap, `${t('act.take')} ${card}`);
+      makeButton(wrap, t('act.take'));
       wrap.dataset.action = a.action;
       wrap.dataset.focus = `take-${card}`;
     }
@@ -885,10 +887,37 @@ function hideTip() {
   if (tip) tip.hidden = true;
 }
 
+/**
+ * A slot or a card made a button for a while, named by its content: what pressing it does, then
+ * what it shows. A slot's <title> already says what it asks for ("slot 2: yellow or red"): the
+ * action goes in front of it. A card gets the action in words only a screen reader sees, before its
+ * own label. Never an aria-label over the picture: a name that leaves out what is drawn would be
+ * one a voice-control user cannot say.
+ */
 function makeButton(el, label) {
   el.setAttribute('tabindex', '0');
   el.setAttribute('role', 'button');
-  el.setAttribute('aria-label', label);
+  const title = el.querySelector(':scope > title');
+  if (title) {
+    if (title.dataset.was === undefined) title.dataset.was = title.textContent;
+    const asks = title.dataset.was.replace(/^[^:]*:\s*/, '');
+    title.textContent = asks ? `${label}: ${asks}` : label;
+    return;
+  }
+  const said = document.createElement('span');
+  said.className = 'sr-only';
+  said.dataset.said = '';
+  said.textContent = `${label} `;
+  el.prepend(said);
+}
+
+function unmakeButton(el) {
+  for (const said of el.querySelectorAll(':scope > [data-said]')) said.remove();
+  const title = el.querySelector(':scope > title');
+  if (title && title.dataset.was !== undefined) {
+    title.textContent = title.dataset.was;
+    delete title.dataset.was;
+  }
 }
 
 function swatch(c) {

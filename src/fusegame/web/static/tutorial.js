@@ -127,7 +127,10 @@ export class TutorialPage {
         h('div', {class: 'lesson-body'}, String(l.text || '').split(/\n{2,}/).map((p) => h('p', {}, p))),
         l.goal ? h('p', {class: 'goal'}, h('b', {}, t('tutorial.goal')), ' ', l.goal) : null,
         this.message !== null ? h('div', {class: ['notice', this.ok ? 'ok' : 'warn'], role: 'status',
-          dataset: {testid: 'tutorial-message', ok: this.ok ? 'true' : 'false'}}, this.message) : null,
+          dataset: {testid: 'tutorial-message', ok: this.ok ? 'true' : 'false'}}, this.message,
+          // the table asks for nothing once the lesson is solved: this says where to go instead
+          this.ok ? h('b', {class: 'lesson-solved', dataset: {testid: 'lesson-solved'}},
+            t(last ? 'tutorial.allSolved' : 'tutorial.solved')) : null) : null,
         this.events.length ? h('ul', {class: 'step-events'},
           this.events.map((ev) => h('li', {}, eventText(ev, (seat) => t('player.n', {n: seat + 1}))))) : null,
         h('div', {class: 'lesson-nav'},
