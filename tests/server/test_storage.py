@@ -29,7 +29,7 @@ from pgserver import free_port, fresh_database, postgres_url  # noqa: F401
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
 ENTRY_KEYS = {"id", "finished_at", "game", "title", "players", "names", "bots", "difficulty", "options",
-              "won", "reason", "time_left_ms", "score", "official", "played_by", "seeded", "ranked"}
+              "won", "reason", "time_left_ms", "score", "official", "played_by", "seeded", "ranked", "table"}
 
 
 def finished(config: GameConfig, seed: int) -> tuple[GameState, GameRecord]:
@@ -331,18 +331,21 @@ def test_an_older_log_without_the_new_columns_still_loads_and_lists(
         url: str, played: dict[str, tuple[GameState, GameRecord]]) -> None:
     with Storage(url) as first:
         old = first.save_game(entry(played, "won"))
-    # the log as an earlier version left it: no played_by, seeded or ranked
+    # the log as an earlier version left it: no played_by, seeded, ranked, room or table games
     engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
     with engine.begin() as conn:
         conn.execute(text("DROP INDEX ix_games_ranked"))
         conn.execute(text("DROP INDEX ix_games_room_code"))
-        for column in ("played_by", "seeded", "ranked", "room_code"):
+        conn.execute(text("DROP INDEX ix_games_table"))
+        for column in ("played_by", "seeded", "ranked", "room_code", "table_game"):
             conn.execute(text(f"ALTER TABLE games DROP COLUMN {column}"))
     engine.dispose()
     with Storage(url) as again:
         (listed,) = again.list_games()
         assert listed.id == old and listed.names == ["Ann", "Bot 2"] and listed.official
-        assert (listed.played_by, listed.seeded, listed.ranked) == (None, None, False)
+        assert (listed.played_by, listed.seeded, listed.ranked, listed.table) == (None, None, False, False)
+        assert [e.id for e in again.list_games(source="digital")] == [old]
+        assert again.list_games(source="table") == []
         got = again.get_game(old)
         assert got is not None and got.record is not None and got.to_dict()["ranked"] is False
         # who played it cannot be checked: it is listed, never among the best

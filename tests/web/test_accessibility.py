@@ -104,9 +104,28 @@ def cards(page: Page, server: Server, log_id: int) -> None:
     expect(page.locator("#legend")).to_be_visible()
 
 
+def computer(page: Page, server: Server, log_id: int) -> None:
+    page.goto(server.base + "/#/computer")
+    expect(page.get_by_test_id("lay-out")).to_be_visible()
+
+
+def computer_clock(page: Page, server: Server, log_id: int) -> None:
+    computer(page, server, log_id)
+    page.get_by_test_id("clock-start").click()
+    expect(page.get_by_test_id("clock-pause")).to_be_visible()
+
+
+def computer_score(page: Page, server: Server, log_id: int) -> None:
+    computer_clock(page, server, log_id)
+    page.get_by_test_id("clock-defused").click()
+    page.get_by_test_id("to-score").click()
+    expect(page.get_by_test_id("score-form")).to_be_visible()
+
+
 PAGES: dict[str, Callable[[Page, Server, int], None]] = {
     "home": home, "lobby": lobby, "play": play, "choice": choice, "give": give, "end": end, "log": log,
-    "replay": replay, "tutorial": tutorial, "tutorial_slots": tutorial_slots, "cards": cards}
+    "replay": replay, "tutorial": tutorial, "tutorial_slots": tutorial_slots, "cards": cards,
+    "computer": computer, "computer_clock": computer_clock, "computer_score": computer_score}
 
 
 @pytest.mark.parametrize("size", list(VIEWPORTS))

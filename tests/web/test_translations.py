@@ -3,8 +3,9 @@
 Two checks: the page's dictionaries (``i18n.js``) have the same keys in both languages and a
 Spanish word wherever the English one is a word; and with the page in Spanish, a walk through the
 home page, the lobby, the table with its card choice, the legend, the end screen, the log, a replay,
-the tutorial and ``/cards?lang=es`` finds no English dictionary entry and no English card name in
-what is shown (the text, the titles and labels, the words drawn in the card pictures).
+the tutorial, the Ship's Computer and ``/cards?lang=es`` finds no English dictionary entry and no
+English card name in what is shown (the text, the titles and labels, the words drawn in the card
+pictures).
 """
 
 from __future__ import annotations
@@ -120,6 +121,16 @@ def test_a_spanish_page_shows_no_english(server: Server, browser: Browser) -> No
         page.goto(server.base + "/#/tutorial")
         expect(page.locator("svg.card").first).to_be_visible()
         look("the tutorial")
+        page.goto(server.base + "/#/computer")
+        page.get_by_test_id("comp-c-game").select_option("countdown")
+        expect(page.get_by_test_id("setup-sparks")).to_be_visible()
+        look("the ship's computer")
+        page.get_by_test_id("clock-start").click()
+        look("the ship's computer: the clock")
+        page.get_by_test_id("clock-defused").click()
+        page.get_by_test_id("to-score").click()
+        expect(page.get_by_test_id("score-form")).to_be_visible()
+        look("the ship's computer: the score")
         page.goto(server.base + "/cards?lang=es")
         look("/cards")
         assert not seen, f"English on a Spanish page: {seen}"

@@ -18,9 +18,9 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -40,6 +40,7 @@ from fusegame.server.replays import Replay, ReplayCache
 from fusegame.server.room import Room, RoomError
 from fusegame.server.sockets import SocketClient, rate_limited
 from fusegame.server.storage import Storage, StorageError, default_url
+from fusegame.server.tablegames import TableGameError, setup_for, table_entry
 from fusegame.server.tutorial import Tutorial
 
 log = logging.getLogger("fusegame.server")
@@ -387,21 +388,37 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     @app.get("/api/log")
     async def log_list(game: str | None = None, players: int | None = None, difficulty: str | None = None,
                        won: bool | None = None, ranked: bool | None = None, bots: bool | None = None,
-                       seeded: bool | None = None, official: bool | None = None, limit: int = 50,
+                       seeded: bool | None = None, official: bool | None = None,
+                       source: Literal["digital", "table", "all"] | None = None, limit: int = 50,
                        offset: int = 0) -> dict[str, Any]:
         if not 1 <= limit <= 500 or not 0 <= offset <= wire.MAX_OFFSET:
             raise HTTPException(422, f"limit: 1 to 500; offset: 0 to {wire.MAX_OFFSET}")
         f: dict[str, Any] = {"game": game, "players": players, "difficulty": difficulty, "won": won,
-                             "ranked": ranked, "bots": bots, "seeded": seeded, "official": official}
+                             "ranked": ranked, "bots": bots, "seeded": seeded, "official": official,
+                             "source": source}
         games = await asyncio.to_thread(storage.list_games, limit=limit, offset=offset, **f)
         best = await asyncio.to_thread(storage.best_games, limit=10, **f)
         total = await asyncio.to_thread(storage.count_games, **f)
         return {"games": [g.to_dict() for g in games], "best": [g.to_dict() for g in best], "total": total}
 
+    @app.post("/api/log/table", status_code=201)
+    async def save_table_game(request: Request) -> dict[str, Any]:
+        """A game played with the box at a real table, its score counted by its players."""
+        count("create", address_of(request), "saved table games")
+        body = wire.parse_json(await _body(request))
+        try:
+            entry = table_entry(body)
+        except TableGameError as e:
+            raise HTTPException(422, str(e)) from None
+        entry.id = await asyncio.to_thread(storage.save_game, entry)
+        return {"id": entry.id, "entry": entry.to_dict()}
+
     def load_replay(log_id: int) -> Replay:
         entry = storage.get_game(log_id)
         if entry is None:
             raise HTTPException(404, f"no game {log_id} in the log")
+        if entry.table:
+            raise HTTPException(404, f"game {log_id} was played at a table: it has no replay")
         try:
             return Replay(GameRecord.from_dict(entry.record, f"game {log_id}"))
         except RecordError as e:
@@ -425,6 +442,23 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         if not 0 <= step <= rep.last:
             raise HTTPException(404, f"game {log_id} has steps 0 to {rep.last}")
         return await asyncio.to_thread(rep.view, step)
+
+    # ---------------------------------------------------------------- the Ship's Computer
+    @app.get("/api/computer/setup")
+    async def computer_setup(game: str = "fuse", players: int | None = None, difficulty: str = "standard",
+                             modules: Annotated[list[str] | None, Query()] = None, setup: str = "standard",
+                             six_point_cards: bool = False, fuse_cards: int | None = None) -> dict[str, Any]:
+        """What to lay out for a game with the box at a real table."""
+        options: dict[str, Any] = {"game": game, "difficulty": difficulty, "modules": modules or [],
+                                   "setup": setup, "six_point_cards": six_point_cards}
+        if players is not None:
+            options["players"] = players
+        if fuse_cards is not None:
+            options["fuse_cards"] = fuse_cards
+        try:
+            return setup_for(options).to_dict()
+        except OptionError as e:
+            raise HTTPException(422, str(e)) from None
 
     # ---------------------------------------------------------------- tutorial
     @app.get("/api/tutorial")

@@ -49,6 +49,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     true,
@@ -118,6 +119,8 @@ class LogEntry:
     ``seeded`` whether the deal was chosen (a room's ``seed`` option); both are ``None`` for games
     logged before they were recorded. ``ranked`` is true only for a timed (``official``) game dealt
     at random with every seat played by a person throughout: the only games among the best scores.
+    ``table`` marks a game played with the box at a real table, its score counted by its players
+    (no record, never ranked: the best scores show such games only when asked).
     """
 
     finished_at: datetime
@@ -138,6 +141,7 @@ class LogEntry:
     played_by: list[str] | None = None
     seeded: bool | None = None
     ranked: bool = False
+    table: bool = False
 
     def to_dict(self, *, with_record: bool = False) -> dict[str, Any]:
         """The protocol's entry: ``finished_at`` in ISO 8601 UTC (``...Z``), the score nested;
@@ -149,7 +153,7 @@ class LogEntry:
             "reason": self.reason, "time_left_ms": self.time_left_ms, "score": self.score.to_dict(),
             "official": self.official,
             "played_by": list(self.played_by) if self.played_by is not None else None,
-            "seeded": self.seeded, "ranked": self.ranked,
+            "seeded": self.seeded, "ranked": self.ranked, "table": self.table,
         }
         if with_record:
             d["record"] = self.record
@@ -233,12 +237,15 @@ class _GameRow(_Base):
     #: the code of the room it was played in, so that a page opened on that code once the room has
     #: left the server is sent to the game in the log
     room_code: Mapped[str | None] = mapped_column(String(16))
+    #: a game played with the box at a real table (the Ship's Computer), not in this app
+    table_game: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
 
     __table_args__ = (
         Index("ix_games_best", "score_total", "time_left_ms"),
         Index("ix_games_filter", "game", "players", "difficulty", "won"),
         Index("ix_games_ranked", "ranked", "score_total"),
         Index("ix_games_room_code", "room_code"),
+        Index("ix_games_table", "table_game", "score_total"),
     )
 
     @classmethod
@@ -249,7 +256,7 @@ class _GameRow(_Base):
                    score_win=e.score.win, score_time=e.score.time, score_bombs=e.score.bombs,
                    score_fuses=e.score.fuses, score_sparks=e.score.sparks, official=e.official,
                    record=e.record, played_by=list(e.played_by) if e.played_by is not None else None,
-                   seeded=e.seeded, ranked=e.ranked)
+                   seeded=e.seeded, ranked=e.ranked, table_game=e.table)
 
     def entry(self, *, record: bool) -> LogEntry:
         return LogEntry(
@@ -260,7 +267,7 @@ class _GameRow(_Base):
                            self.score_fuses, self.score_sparks),
             official=self.official, record=self.record if record else None, id=self.id,
             played_by=list(self.played_by) if self.played_by is not None else None, seeded=self.seeded,
-            ranked=bool(self.ranked))
+            ranked=bool(self.ranked), table=bool(self.table_game))
 
 
 #: Columns added to ``games`` after the first release, with their SQL types: ``Storage`` adds the
@@ -270,6 +277,7 @@ _MIGRATIONS: dict[str, dict[str, str]] = {
     "seeded": {"sqlite": "BOOLEAN", "postgresql": "BOOLEAN"},
     "ranked": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT false"},
     "room_code": {"sqlite": "VARCHAR(16)", "postgresql": "VARCHAR(16)"},
+    "table_game": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT false"},
 }
 
 
@@ -575,20 +583,26 @@ class Storage:
 
     def list_games(self, *, limit: int = 50, offset: int = 0, **filters: Any) -> list[LogEntry]:
         """The games that match every filter given (``game``, ``players``, ``difficulty``, ``won``,
-        ``ranked``, ``bots``: any seat played by a bot or not, ``seeded``, ``official``), newest
-        first (without their records)."""
+        ``ranked``, ``bots``: any seat played by a bot or not, ``seeded``, ``official``, ``source``:
+        ``"digital"``, ``"table"`` or ``"all"``), newest first (without their records)."""
         _check_page(limit, offset)
         stmt = (select(_GameRow).where(*_filters(**filters))
                 .order_by(_GameRow.finished_at.desc(), _GameRow.id.desc()).limit(limit).offset(offset))
         with self._session("read the log") as s:
             return [row.entry(record=False) for row in s.scalars(stmt)]
 
-    def best_games(self, *, limit: int = 10, offset: int = 0, **filters: Any) -> list[LogEntry]:
+    def best_games(self, *, limit: int = 10, offset: int = 0, source: str | None = None,
+                   **filters: Any) -> list[LogEntry]:
         """The best scores among the matching ranked games (never a game with a bot, a chosen
         seed or no clock): highest total first, then the most time left, then the earliest
-        (without their records)."""
+        (without their records). Games played at a real table are never ranked: ``source="table"``
+        asks for the best of them instead (those with the rulebook's clock), ``source="all"`` for
+        both kinds together."""
         _check_page(limit, offset)
-        stmt = (select(_GameRow).where(_GameRow.ranked.is_(True), *_filters(**filters))
+        table = _GameRow.table_game.is_(true()) & _GameRow.official.is_(true())
+        eligible = {"table": table, "all": or_(_GameRow.ranked.is_(true()), table)}.get(
+            source or "", _GameRow.ranked.is_(true()))
+        stmt = (select(_GameRow).where(eligible, *_filters(source=source, **filters))
                 .order_by(_GameRow.score_total.desc(), func.coalesce(_GameRow.time_left_ms, -1).desc(),
                           _GameRow.finished_at.asc(), _GameRow.id.asc())
                 .limit(limit).offset(offset))
@@ -612,8 +626,13 @@ class Storage:
 
 def _filters(*, game: str | None = None, players: int | None = None, difficulty: str | None = None,
              won: bool | None = None, ranked: bool | None = None, bots: bool | None = None,
-             seeded: bool | None = None, official: bool | None = None) -> list[ColumnElement[bool]]:
+             seeded: bool | None = None, official: bool | None = None,
+             source: str | None = None) -> list[ColumnElement[bool]]:
     out: list[ColumnElement[bool]] = []
+    if source in ("digital", "table"):
+        out.append(_GameRow.table_game.is_(true()) if source == "table" else _GameRow.table_game.is_(false()))
+    elif source not in (None, "all"):
+        raise StorageError(f"source: digital, table or all, not {source!r}")
     if game is not None:
         out.append(_GameRow.game == game)
     if players is not None:

@@ -52,6 +52,10 @@ export const api = {
   logEntry: (id) => call('GET', `/api/log/${encodeURIComponent(id)}`),
   replay: (id) => call('GET', `/api/log/${encodeURIComponent(id)}/replay`),
   replayStep: (id, step) => call('GET', `/api/log/${encodeURIComponent(id)}/replay/${step}`),
+  /** What to lay out for a game at a real table (`query`: a URLSearchParams string of its options). */
+  tableSetup: (query) => call('GET', `/api/computer/setup?${query}`),
+  /** A game played at a real table, counted by its players: into the BDT Log. */
+  saveTableGame: (body) => call('POST', '/api/log/table', body),
   tutorial: (lang) => call('GET', `/api/tutorial?lang=${encodeURIComponent(lang)}`),
   tryLesson: (id, action, lang = 'en') =>
     call('POST', `/api/tutorial/${encodeURIComponent(id)}/try?lang=${encodeURIComponent(lang)}`, {action}),

@@ -9,6 +9,7 @@ import {RoomPage} from './room.js';
 import {LogPage} from './log.js';
 import {ReplayPage} from './replay.js';
 import {TutorialPage} from './tutorial.js';
+import {TableComputerPage} from './companion.js';
 
 const app = document.getElementById('app');
 const top = document.getElementById('top');
@@ -21,6 +22,7 @@ function route() {
   if (parts[0] === 'log' && parts[1]) return [ReplayPage, parts[1]];
   if (parts[0] === 'log') return [LogPage, null];
   if (parts[0] === 'tutorial') return [TutorialPage, null];
+  if (parts[0] === 'computer') return [TableComputerPage, null];
   return [HomePage, null];
 }
 
@@ -48,6 +50,7 @@ function renderHeader() {
       h('a', {href: '#/'}, t('nav.home')),
       h('a', {href: '#/log', dataset: {testid: 'nav-log'}}, t('nav.log')),
       h('a', {href: '#/tutorial', dataset: {testid: 'nav-tutorial'}}, t('nav.tutorial')),
+      h('a', {href: '#/computer', dataset: {testid: 'nav-computer'}}, t('nav.computer')),
       h('a', {href: '/cards', target: '_blank', rel: 'noopener'}, t('nav.cards'))),
     h('div', {class: 'tools'},
       h('label', {for: 'lang-switch', class: 'sr-only'}, t('header.lang')),

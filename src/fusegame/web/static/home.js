@@ -97,6 +97,8 @@ export class HomePage {
             h('ul', {class: 'link-list'},
               h('li', {}, h('a', {href: '#/tutorial', dataset: {testid: 'link-tutorial'}}, t('home.tutorial')),
                 h('span', {class: 'muted small'}, ' — ', t('home.tutorialWhy'))),
+              h('li', {}, h('a', {href: '#/computer', dataset: {testid: 'link-computer'}}, t('home.computer')),
+                h('span', {class: 'muted small'}, ' — ', t('home.computerWhy'))),
               h('li', {}, h('a', {href: '#/log', dataset: {testid: 'link-log'}}, t('home.log')),
                 h('span', {class: 'muted small'}, ' — ', t('home.logWhy'))),
               h('li', {}, h('a', {href: '/cards', target: '_blank', rel: 'noopener', dataset: {testid: 'link-cards'}},

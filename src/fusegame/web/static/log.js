@@ -15,6 +15,8 @@ const KINDS = {
   seeded: {seeded: 'true'},
   practice: {official: 'false'},
 };
+/** What the best scores hold for each choice of where the games were played. */
+const BEST_NOTE = {table: 'log.bestNoteTable', all: 'log.bestNoteBoth'};
 const KIND_WORDS = {ranked: 'log.kindRanked', bots: 'log.kindBots', seeded: 'log.kindSeeded', practice: 'log.kindPractice'};
 
 export function formatDate(iso) {
@@ -39,7 +41,7 @@ function playersText(e) {
 export class LogPage {
   constructor(root) {
     this.root = root;
-    this.filters = {game: '', players: '', difficulty: '', won: '', kind: ''};
+    this.filters = {source: '', game: '', players: '', difficulty: '', won: '', kind: ''};
     this.data = null;
     this.error = null;
     this.load();
@@ -70,7 +72,10 @@ export class LogPage {
       }}, h('option', {value: ''}, t('log.all')), items.map(([v, label]) => h('option', {value: v, selected: f[key] === v}, label))));
     const players = [];
     for (let n = 1; n <= 9; n++) players.push([String(n), String(n)]);
+    // where the game was played: in this app, or at a real table with the box (the Ship's Computer)
     const filters = h('form', {class: 'filters', onsubmit: (e) => e.preventDefault()},
+      sel('source', [['digital', t('log.sourceDigital')], ['table', t('log.sourceTable')], ['all', t('log.sourceBoth')]],
+        'log.source'),
       sel('game', GAMES.map((g) => [g, t(`game.${g}`)]), 'opt.game'),
       sel('players', players, 'opt.players'),
       sel('difficulty', DIFFICULTIES.map((d) => [d, t(`difficulty.${d}`)]), 'opt.difficulty'),
@@ -87,7 +92,8 @@ export class LogPage {
         h('section', {class: 'panel'}, h('h2', {}, t('log.games')), this.data ? this.gamesTable(games)
           : h('p', {class: 'muted'}, t('loading'))),
         h('section', {class: 'panel'}, h('h2', {}, t('log.best')),
-          h('p', {class: 'muted small', dataset: {testid: 'best-note'}}, t('log.bestNote')), this.bestTable(best)))));
+          h('p', {class: 'muted small', dataset: {testid: 'best-note'}}, t(BEST_NOTE[f.source] || 'log.bestNote')),
+          this.bestTable(best)))));
   }
 
   gamesTable(games) {
@@ -105,6 +111,7 @@ export class LogPage {
     // each cell carries its column's name: on a phone the rows are drawn as cards, one cell a line
     h('td', {dataset: {label: t('log.date')}}, formatDate(e.finished_at)),
     h('td', {dataset: {label: t('log.game')}}, h('a', {href: `#/log/${e.id}`, tabindex: -1}, gameTitle(e.options || {game: e.game}, e.title || e.game)),
+      e.table ? h('span', {class: 'tag at-table', dataset: {testid: 'tag-table'}}, t('log.tableGame')) : null,
       e.official === false ? h('span', {class: 'tag'}, t('log.practice')) : null,
       e.seeded ? h('span', {class: 'tag', dataset: {testid: 'tag-seeded'}}, t('log.seeded')) : null,
       e.ranked ? h('span', {class: 'tag done', dataset: {testid: 'tag-ranked'}}, t('log.ranked')) : null),

@@ -18,6 +18,14 @@ function findDieIn(view, id) {
   return null;
 }
 
+/** The defused bomb cards a table counted, by value ("2 × 1 point, 1 × 3 points"). */
+function bombsCounted(bombs) {
+  const counted = Object.entries(bombs || {}).filter(([, n]) => n > 0);
+  if (!counted.length) return null;
+  return h('p', {dataset: {testid: 'bombs-counted'}}, h('b', {}, t('comp.bombsTitle')), ': ',
+    counted.map(([v, n]) => `${n} × ${t(Number(v) === 1 ? 'replay.onePoint' : 'replay.points', {v})}`).join(', '));
+}
+
 export class ReplayPage {
   constructor(root, id) {
     this.root = root;
@@ -30,8 +38,13 @@ export class ReplayPage {
     this.error = null;
     this.playing = null;
     this.table = new Table({interactive: false});
-    Promise.all([api.logEntry(id), api.replay(id)]).then(([entry, replay]) => {
+    api.logEntry(id).then(async (entry) => {
       this.entry = entry;
+      if (entry.table) { // played with the box: its score, and no moves to replay
+        this.render();
+        return;
+      }
+      const replay = await api.replay(id);
       this.steps = replay.steps || [];
       this.render();
       this.go(0);
@@ -87,6 +100,18 @@ export class ReplayPage {
       return;
     }
     const e = this.entry;
+    if (e.table) {
+      mount(this.root, h('section', {class: 'panel narrow table-game', dataset: {testid: 'table-game'}},
+        h('h1', {}, gameTitle(e.options || {game: e.game}, e.title || t(`game.${e.game}`)), ' ',
+          h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
+        h('p', {}, h('span', {class: 'tag at-table'}, t('log.tableGame')), ' ', t('replay.tableNote')),
+        h('p', {class: 'muted'}, formatDate(e.finished_at), ' · ', (e.names || []).join(', '), ' · ',
+          t(`difficulty.${e.difficulty}`), ' · ', t('log.timeLeft'), ' ', timeLeft(e.time_left_ms)),
+        bombsCounted(e.options && e.options.bombs),
+        scoreTable(e.score),
+        h('p', {}, h('a', {href: '#/log'}, '← ', t('replay.back')))));
+      return;
+    }
     this.slider = h('input', {type: 'range', min: 0, max: this.last, value: this.step, id: 'replay-slider',
       'aria-label': t('replay.step'), dataset: {testid: 'replay-slider'},
       oninput: (ev) => this.go(Number(ev.target.value))});
