@@ -83,10 +83,11 @@ def removal_cause(state: GameState) -> dict[str, Any] | None:
 
 def _parts(state: GameState) -> list[Part]:
     """The parts and pending decisions whose declared fields a view shows: those in play, and
-    the defaults of the ones every view carries (``Part.shown_when_absent``)."""
+    the defaults of the ones every view carries (``PartInfo.shown_when_absent``)."""
     present: dict[str, Part] = {**state.parts, **{item.name: item for item in state.queue}}
     out = list(present.values())
-    out += [cls() for name, cls in Part.registry.items() if cls.shown_when_absent and name not in present]
+    out += [cls() for name, cls in Part.registry.items()
+            if cls.info().shown_when_absent and name not in present]
     return out
 
 

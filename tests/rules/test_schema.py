@@ -24,7 +24,7 @@ from fusegame.scenario import dump_scenario, scenario_from_data, scenario_from_t
 
 
 @dataclass
-class Tally(Part, name="tally"):
+class Tally(Part):
     """Turns that ended, and the dice rolled last (a part made up for this test)."""
 
     turns: int = declared(Count(), default=0, doc="tally_turns", view="tally_turns")
@@ -36,6 +36,9 @@ class Tally(Part, name="tally"):
 
     def on_turn_end(self, g: GameState) -> None:
         self.turns += 1
+
+
+Part.register(Tally, "tally")
 
 
 @pytest.fixture

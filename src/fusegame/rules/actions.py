@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from typing import Any
 
 
 class ActionParseError(ValueError):
@@ -86,6 +86,8 @@ def arg(kind: Arg, default: Any) -> Any:
 
 #: verb -> action class: the one registry of actions.
 ACTIONS: dict[str, type[Action]] = {}
+#: action class -> its verb (the registry read the other way)
+VERB_OF: dict[type[Action], str] = {}
 
 
 @dataclass(frozen=True)
@@ -93,13 +95,17 @@ class Action:
     seat: int
     at: int | None = None
 
-    verb: ClassVar[str] = ""
+    @property
+    def verb(self) -> str:
+        """The word that names this kind of action (``place``, ``take``, ...)."""
+        return VERB_OF[type(self)]
 
-    def __init_subclass__(cls, verb: str = "", **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if verb:
-            cls.verb = verb
-            ACTIONS[verb] = cls
+    @staticmethod
+    def register(cls: type[Action], verb: str) -> None:
+        """Name an action class (an explicit call, not a class keyword or a class constant: the
+        engine also runs compiled, where a dataclass would take a constant for a field)."""
+        ACTIONS[verb] = cls
+        VERB_OF[cls] = verb
 
     @classmethod
     def args(cls) -> tuple[tuple[str, Arg], ...]:
@@ -178,7 +184,7 @@ class Action:
         values: dict[str, Any] = {}
         for name, a in cls.args():
             if name not in data:
-                raise ActionParseError(f"a {cls.verb} action needs {name!r}")
+                raise ActionParseError(f"a {VERB_OF[cls]} action needs {name!r}")
             v = data[name]
             values[name] = tuple(v) if a.many and isinstance(v, list) else v
         action = cls(seat, at, **values)
@@ -196,58 +202,58 @@ _TEXT = re.compile(r"\s*(?:p(\d+) )?(\w+)((?: [^@\s]+)*)(?: @(\d+))?\s*")
 
 
 @dataclass(frozen=True)
-class Place(Action, verb="place"):
+class Place(Action):
     die: int = arg(DIE, -1)
     card: str = arg(CARD, "")
     slot: int = arg(SLOT, -1)
 
 
 @dataclass(frozen=True)
-class Done(Action, verb="done"):
+class Done(Action):
     pass
 
 
 @dataclass(frozen=True)
-class TakeCard(Action, verb="take"):
+class TakeCard(Action):
     card: str = arg(CARD, "")
 
 
 @dataclass(frozen=True)
-class RevealFuse(Action, verb="reveal"):
+class RevealFuse(Action):
     pass
 
 
 @dataclass(frozen=True)
-class GiveUp(Action, verb="give"):
+class GiveUp(Action):
     die: int = arg(DIE, -1)
 
 
 @dataclass(frozen=True)
-class RerollUnused(Action, verb="reroll"):
+class RerollUnused(Action):
     die: int = arg(DIE, -1)
 
 
 @dataclass(frozen=True)
-class Defuse(Action, verb="defuse"):
+class Defuse(Action):
     """1-2 player Countdown: defuse a complete card before Step 3 (RULES.md C.2 Step 3)."""
 
     card: str = arg(CARD, "")
 
 
 @dataclass(frozen=True)
-class RollSix(Action, verb="roll"):
+class RollSix(Action):
     """Roll one's virtual die for the "all players must roll a 6" fuse card."""
 
 
 @dataclass(frozen=True)
-class Name(Action, verb="name"):
+class Name(Action):
     """Cutter / Operations Engineer: before the draw, name a colour letter or a number."""
 
     value: str = arg(NAMED, "")
 
 
 @dataclass(frozen=True)
-class Recolour(Action, verb="recolour"):
+class Recolour(Action):
     """Give a rolled, unplaced die a temporary colour (it reverts once placed: RULES.md D.9)."""
 
     die: int = arg(DIE, -1)
@@ -255,7 +261,7 @@ class Recolour(Action, verb="recolour"):
 
 
 @dataclass(frozen=True)
-class Renumber(Action, verb="renumber"):
+class Renumber(Action):
     """Turn a rolled, unplaced die to another number (permanent)."""
 
     die: int = arg(DIE, -1)
@@ -263,28 +269,28 @@ class Renumber(Action, verb="renumber"):
 
 
 @dataclass(frozen=True)
-class Flip(Action, verb="flip"):
+class Flip(Action):
     """Disposal Expert: turn a rolled, unplaced die to its opposite face."""
 
     die: int = arg(DIE, -1)
 
 
 @dataclass(frozen=True)
-class Rethrow(Action, verb="rethrow"):
+class Rethrow(Action):
     """Explosives Instructor: reroll some rolled, unplaced dice (at most three rerolls a turn)."""
 
     dice: tuple[int, ...] = arg(DICE, ())
 
 
 @dataclass(frozen=True)
-class ReturnFree(Action, verb="return"):
+class ReturnFree(Action):
     """Logistics Specialist with FUSE's reroll penalty: one untaken die goes back with no penalty."""
 
     die: int = arg(DIE, -1)
 
 
 @dataclass(frozen=True)
-class Tick(Action, verb="tick"):
+class Tick(Action):
     """Time passes (``seat`` is ignored); at or past the time limit the game is lost."""
 
     def __str__(self) -> str:
@@ -297,6 +303,15 @@ class Tick(Action, verb="tick"):
 def with_time(action: Action, at: int | None) -> Action:
     """The same action stamped with another time."""
     return replace(action, at=at)
+
+
+for _cls, _verb in (
+    (Place, "place"), (Done, "done"), (TakeCard, "take"), (RevealFuse, "reveal"), (GiveUp, "give"),
+    (RerollUnused, "reroll"), (Defuse, "defuse"), (RollSix, "roll"), (Name, "name"),
+    (Recolour, "recolour"), (Renumber, "renumber"), (Flip, "flip"), (Rethrow, "rethrow"),
+    (ReturnFree, "return"), (Tick, "tick"),
+):
+    Action.register(_cls, _verb)
 
 
 __all__ = [

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, overload
+
+from mypy_extensions import trait
 
 from fusegame.rules.actions import Action, Place
 from fusegame.rules.errors import IllegalAction, NotYourDecision
@@ -50,9 +52,11 @@ Placements = tuple[int, int, str, tuple[int, ...]]
 Legal = list[Action | Placements]
 
 
+@trait
 class Step:
     """A step of the game: what the head of the queue answers. The defaults suit a step that
-    waits for nobody and does nothing."""
+    waits for nobody and does nothing. (A trait, for the compiled engine: a queue item is a
+    ``Part`` first and a ``Step`` too.)"""
 
     def begin(self, g: GameState, ev: list[Event]) -> None:
         """The turn has just come to this step."""
@@ -91,11 +95,9 @@ class Step:
         raise IllegalAction("no chance event is pending")
 
 
-class Pending(Step, Part):
-    """An item of the queue: a decision some players owe, or an automatic step. ``needs``: the
-    part of the rules without which a game never has this item."""
-
-    needs: ClassVar[str] = ""
+class Pending(Part, Step):
+    """An item of the queue: a decision some players owe, or an automatic step (``info().needs``:
+    the part of the rules without which a game never has this item)."""
 
     def merge(self, other: Pending) -> None:
         """Another item of the same kind arrives while this one waits."""

@@ -124,7 +124,7 @@ def middle_changed(g: GameState, ev: list[Event]) -> None:
 
 
 @dataclass
-class Refill(Pending, name="refill"):
+class Refill(Pending):
     """Row cards still to be turned over from the deck; a fuse card turned over goes off first,
     and another card is turned over in its place (A.5)."""
 
@@ -151,6 +151,9 @@ class Refill(Pending, name="refill"):
             if not self.count:
                 self.finish(g)
         return True
+
+
+Pending.register(Refill, "refill")
 
 
 __all__ = ["Refill", "check_pick", "complete", "defuse", "middle_changed", "options", "owes_pick", "take"]

@@ -40,11 +40,9 @@ def activate(g: GameState, card_id: str, ev: list[Event]) -> None:
 
 
 @dataclass
-class RollSix(Pending, name="roll_six"):
+class RollSix(Pending):
     """"All players must roll a 6 before the game continues": the seats still to roll, and the
     seat whose roll is in the air (a chance node). Everyone else waits (I-10)."""
-
-    shown_when_absent = True
 
     seats: list[int] = declared(Seats(), default_factory=list, doc="six", view="must_roll_six")
     rolling: int = declared(Seat(), default=EMPTY, doc="six_pending", view=None)
@@ -100,6 +98,9 @@ class RollSix(Pending, name="roll_six"):
     def settle_chance(self, g: GameState, outcome: Any, ev: list[Event]) -> None:
         check_faces(outcome, 1)
         self.roll(g, outcome[0], ev)
+
+
+Pending.register(RollSix, "roll_six", shown_when_absent=True)
 
 
 def check_faces(outcome: Any, k: int) -> None:

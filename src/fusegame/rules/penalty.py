@@ -25,11 +25,9 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Penalty(Part, name="penalty"):
+class Penalty(Part):
     """The untaken die chosen to be rolled next, and whether the Logistics leader may still
     return one free (which comes before the first penalty roll)."""
-
-    shown_when_absent = True
 
     die: int = declared(OneDie(lambda g: g.unused), default=EMPTY, doc="penalty_die", view="penalty_die")
     free_return: bool = declared(Flag(), default=False, doc="free_return", view="free_return")
@@ -48,6 +46,9 @@ class Penalty(Part, name="penalty"):
 
     def on_turn_end(self, g: GameState) -> None:
         self.free_return = False
+
+
+Part.register(Penalty, "penalty", shown_when_absent=True)
 
 
 def _part(g: GameState) -> Penalty:

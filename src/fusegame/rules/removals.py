@@ -116,7 +116,7 @@ def give_up_check(seats: dict[int, tuple[int, ...]], a: Action) -> None:
 
 
 @dataclass
-class Removals(Pending, name="removals"):
+class Removals(Pending):
     """Players who must each give up one of the listed dice, and why."""
 
     seats: dict[int, tuple[int, ...]] = declared(SeatMap(DieTuple()), default_factory=dict, doc=None,
@@ -138,6 +138,9 @@ class Removals(Pending, name="removals"):
         remove_die(g, a.seat, a.die, self.cause, ev)
         if not self.seats:
             self.finish(g)
+
+
+Pending.register(Removals, "removals")
 
 
 __all__ = ["Cause", "NO_SPARK", "Removals", "eligible", "remove_die", "start", "start_all"]

@@ -101,11 +101,9 @@ class Named(Kind):
 
 
 @dataclass
-class Roles(Part, name="roles"):
+class Roles(Part):
     """Each seat's role card (``""`` for none) and whether it is face up; the state of the leader's
     ability this turn."""
-
-    shown_when_absent = True
 
     cards: list[str] = declared(RoleCards(), default_factory=list, doc="roles", view=None)
     up: list[bool] = declared(FaceUp(), default_factory=list, doc="roles_up", view=None)
@@ -300,6 +298,9 @@ class Roles(Part, name="roles"):
             push(g, Rerolling(list(a.dice)))
 
 
+Part.register(Roles, "roles", shown_when_absent=True)
+
+
 def _role_view(g: GameState, seat: int, rid: str, up: bool) -> dict[str, Any]:
     if not rid:
         return {"seat": seat, "id": None, "name": None, "ability": None, "face_up": False, "text": None}
@@ -359,14 +360,10 @@ def why_not(g: GameState, a: Action) -> str:
 
 
 @dataclass
-class Rerolling(Pending, name="rethrow"):
+class Rerolling(Pending):
     """The Explosives Instructor's dice in the air (a chance node: their new faces)."""
 
-    shown_when_absent = True
-
     dice: list[int] = declared(Dice(lambda g: g.free), default_factory=list, doc="rethrow", view="rerolling")
-
-    needs = "roles"
 
     @classmethod
     def absent_message(cls, key: str) -> str:
@@ -406,6 +403,9 @@ class Rerolling(Pending, name="rethrow"):
 
         check_faces(outcome, len(self.dice))
         self.land(g, list(outcome), ev)
+
+
+Part.register(Rerolling, "rethrow", shown_when_absent=True, needs="roles")
 
 
 def effective_type(g: GameState, die: int) -> int:

@@ -8,8 +8,10 @@ Cloning, the JSON round trip, the scenario reader and writer and the observation
 from these declarations, so adding a field to a part changes one place::
 
     @dataclass
-    class Tally(Part, name="tally"):
+    class Tally(Part):
         count: int = declared(Count(), default=0, doc="tally", view="tally")
+
+    Part.register(Tally, "tally")
 
 Scenario documents refer to dice by their label (``Y5@17``) and to cards by id, so reading and
 writing go through a ``DocContext`` that the scenario module provides; the kinds here only say
@@ -446,22 +448,43 @@ def declared_fields(cls: type) -> tuple[Declared, ...]:
     return out
 
 
+@dataclass(frozen=True)
+class PartInfo:
+    """How a part is known: ``name`` (its registry key), ``shown_when_absent`` (views show its keys,
+    with its defaults, in every game, so that clients meet one shape whatever the game; otherwise
+    only in games that have it) and ``needs`` (a queue item: the part of the rules without which a
+    game never has it)."""
+
+    name: str
+    shown_when_absent: bool = False
+    needs: str = ""
+
+
 class Part:
     """The state of one rule component (sparks, roles, the level stacks, ...): a dataclass whose
-    fields are ``declared``. Subclasses name themselves (``class Sparks(Part, name="sparks")``)
-    and are registered under that name, so that saved states find their class again."""
+    fields are ``declared``. Subclasses are registered under their name
+    (``Part.register(Sparks, "sparks")``), so that saved states find their class again."""
 
-    name: ClassVar[str] = ""
     registry: ClassVar[dict[str, type[Part]]] = {}
-    #: views show this part's keys (with its defaults) in every game, so that clients meet one
-    #: shape whatever the game; otherwise only in games that have it
-    shown_when_absent: ClassVar[bool] = False
+    infos: ClassVar[dict[type[Part], PartInfo]] = {}
 
-    def __init_subclass__(cls, name: str = "", **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if name:
-            cls.name = name
-            Part.registry[name] = cls
+    @staticmethod
+    def register(cls: type[Part], name: str, *, shown_when_absent: bool = False, needs: str = "") -> None:
+        """Record ``cls`` under ``name``, so that saved states find their class again. An explicit
+        call, not a class keyword or class constants: the engine also runs compiled, where a
+        dataclass would take a class constant for a field."""
+        Part.registry[name] = cls
+        Part.infos[cls] = PartInfo(name, shown_when_absent, needs)
+
+    @classmethod
+    def info(cls) -> PartInfo:
+        """This part's name and how views and documents treat it."""
+        return Part.infos[cls]
+
+    @property
+    def name(self) -> str:
+        """The name this part is registered under (``sparks``, ``removals``, ...)."""
+        return Part.infos[type(self)].name
 
     @classmethod
     def fields(cls) -> tuple[Declared, ...]:
@@ -474,11 +497,10 @@ class Part:
 
     def clone(self: P) -> P:
         """An independent copy (every declared field copied by its kind)."""
-        new = object.__new__(type(self))
-        d = new.__dict__
-        src = self.__dict__
+        # a fresh instance, then field by field: the compiled engine's parts have no __dict__
+        new = type(self)()
         for f in self.fields():
-            d[f.name] = f.kind.copy(src[f.name])
+            setattr(new, f.name, f.kind.copy(getattr(self, f.name)))
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -501,7 +523,7 @@ class Part:
     @classmethod
     def absent_message(cls, key: str) -> str:
         """What to say when a document gives ``key`` for a game without this part."""
-        return f"this game has no {cls.name}"
+        return f"this game has no {cls.info().name}"
 
     def read_doc(self, doc: Mapping[str, Any], ctx: DocContext, stage: int) -> set[str]:
         """Read this part's fields of ``stage`` (see ``Kind.stage``) from a scenario document;

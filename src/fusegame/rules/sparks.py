@@ -39,10 +39,8 @@ NO_SPARKS = ("this game has no spark cards (they are in Countdown-style games an
 
 
 @dataclass
-class Sparks(Part, name="sparks"):
+class Sparks(Part):
     """The spark cards not in front of the players, and the bombs turned face down."""
-
-    shown_when_absent = True
 
     deck: list[str] = declared(SparkDeck(("spark",), top_first=True, shown="size"), default_factory=list,
                                doc="spark_deck", view="spark_deck_size")
@@ -85,6 +83,9 @@ class Sparks(Part, name="sparks"):
         return out
 
 
+Part.register(Sparks, "sparks", shown_when_absent=True)
+
+
 def draw(g: GameState, seat: int, ev: list[Event]) -> dict[int, tuple[int, ...]]:
     """Give ``seat`` the top spark; turn the discards over when the deck is empty; with every
     spark in play, the player gives up a die of their choice instead (F.3, G-37). Returns that
@@ -106,7 +107,7 @@ def draw(g: GameState, seat: int, ev: list[Event]) -> dict[int, tuple[int, ...]]
 
 
 @dataclass
-class SparkDraws(Pending, name="spark_draws"):
+class SparkDraws(Pending):
     """Sparks still to draw, in order. Players draw at the same time, so one who must give up a die
     instead (no spark left: ``owing``) does not hold up the others (I-11); a further spark of that
     player's waits until their choice is made. (Once one player finds no spark, every later draw
@@ -116,8 +117,6 @@ class SparkDraws(Pending, name="spark_draws"):
     #: seats that found no spark and owe a die of their choice instead (seat -> the dice)
     owing: dict[int, tuple[int, ...]] = declared(SeatMap(DieTuple()), default_factory=dict, doc=None,
                                                  view=None)
-
-    needs = "sparks"
 
     @classmethod
     def absent_message(cls, key: str) -> str:
@@ -159,6 +158,9 @@ class SparkDraws(Pending, name="spark_draws"):
             self.finish(g)
             return True
         return drew
+
+
+Part.register(SparkDraws, "spark_draws", needs="sparks")
 
 
 def queue_draws(g: GameState, seats: list[int]) -> None:

@@ -60,7 +60,7 @@ class LevelPiles(Kind):
 
 
 @dataclass
-class Stacks(Part, name="stacks"):
+class Stacks(Part):
     """The stacks, and the face-down fuse cards beside them."""
 
     piles: dict[int, list[str]] = declared(LevelPiles(), default_factory=dict, doc="stacks", view="stacks")
@@ -92,6 +92,9 @@ class Stacks(Part, name="stacks"):
         """A seat with a replacement to take may first reveal one fuse card for it."""
         return bool(self.fuses) and any(p.seat == seat for p in g.picks) and not any(
             p.revealed for p in g.picks if p.seat == seat)
+
+
+Part.register(Stacks, "stacks")
 
 
 def check_reveal(g: GameState, a: Action) -> str:

@@ -44,6 +44,10 @@ from fusegame.rules.table import HandCard, Pick
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+class Over(Step):
+    """The game is over: a step that waits for nobody and does nothing."""
+
+
 #: The turn's own steps: the bottom of the queue of pending decisions.
 STEPS: dict[Phase, Step] = {
     Phase.ROLL: turn.ROLL,
@@ -51,7 +55,7 @@ STEPS: dict[Phase, Step] = {
     Phase.PENALTY: penalty.STEP,
     Phase.DEFUSE: step3.STEP,
     Phase.SPARKS: sparks.STEP,
-    Phase.OVER: Step(),
+    Phase.OVER: Over(),
 }
 
 #: Hooks a part may have into the turn (a method of that name; see ``rules.schema.Part``).
@@ -79,7 +83,9 @@ class GameState:
     penalty: penalty.Penalty | None  #: FUSE's unused-dice reroll
     step3: step3.Step3 | None  #: Countdown's Step 3 (and the clock stopped by a mid-turn save)
 
-    def __init__(self, config: GameConfig, dice: DiceSet | None = None) -> None:
+    def __init__(self, config: GameConfig | None = None, dice: DiceSet | None = None) -> None:
+        if config is None:  # a blank state for ``clone`` to fill in (without the tables' cost)
+            return
         self.config = config
         self.catalogue: Catalogue = config.catalogue
         self.dice = dice or config.dice_set
@@ -370,9 +376,14 @@ class GameState:
     # ================================================================== copies and data
     def clone(self) -> GameState:
         """An independent copy (cheaper than a deep copy: cards, config and tables are shared)."""
-        g = GameState.__new__(GameState)
-        d = g.__dict__
-        d.update(self.__dict__)
+        # attribute by attribute: the compiled engine's states have no __dict__ to copy
+        g = GameState()
+        g.config, g.catalogue, g.dice = self.config, self.catalogue, self.dice
+        g._bombs, g._sparks, g._cards, g._fuses, g._roles = (self._bombs, self._sparks, self._cards,
+                                                            self._fuses, self._roles)
+        g.compiled, g.steps, g._limit_ms, g.quota = self.compiled, self.steps, self._limit_ms, self.quota
+        g.time_ms, g.turn, g.leader, g.phase, g.outcome = (self.time_ms, self.turn, self.leader, self.phase,
+                                                           self.outcome)
         g.rng = Rng(self.rng.state)
         g.faces = self.faces[:]
         g.types = self.types[:]

@@ -31,10 +31,8 @@ class OptionalMs(Kind):
 
 
 @dataclass
-class Step3(Part, name="step3"):
+class Step3(Part):
     """``clock_stop``: the game time at which the ship was saved mid-turn (E.2), or None."""
-
-    shown_when_absent = True
 
     clock_stop: int | None = declared(OptionalMs(), default=None, doc="clock_stop", view="clock_stopped_ms")
 
@@ -42,6 +40,9 @@ class Step3(Part, name="step3"):
     def absent_message(cls, key: str) -> str:
         return ("the clock stops mid-turn only in a 1-2 player Countdown game once no bomb is left in the "
                 "middle and no spark in play")
+
+
+Part.register(Step3, "step3", shown_when_absent=True)
 
 
 def early(g: GameState) -> bool:

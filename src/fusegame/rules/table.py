@@ -29,7 +29,7 @@ class HandCard:
         return EMPTY not in self.dice
 
     def copy(self) -> HandCard:
-        h = HandCard.__new__(HandCard)
+        h = HandCard(self.card, 0)  # no slots to fill: they are copied next
         h.card, h.dice, h.types, h.key = self.card, self.dice[:], self.types, self.key
         return h
 

@@ -321,7 +321,7 @@ class Builder(CardBook):
             keys = [f.doc for f in kind.fields() if f.doc is not None]
             if all(d.get(k) is None for k in keys):
                 continue
-            if kind.needs and kind.needs not in names:
+            if kind.info().needs and kind.info().needs not in names:
                 for k in keys:
                     if d.get(k):
                         raise ScenarioError(k, kind.absent_message(k))

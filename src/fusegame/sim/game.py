@@ -74,7 +74,9 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
     turn = -1
     at = 0
     n = 0
-    while state.outcome is None:
+    # is_over, not ``outcome is None``: an attribute narrowed by the loop's test would be taken for
+    # None all through its body by the compiled engine, though every action may end the game
+    while not state.is_over:
         if state.turn != turn:
             turn = state.turn
             if turn > max_turns:
@@ -85,7 +87,7 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
             state.apply_unchecked(tick)
             if rec is not None:
                 rec.actions.append(tick)
-            if state.outcome is not None:
+            if state.is_over:
                 break
         action = policy(state, rng)
         if checked:
