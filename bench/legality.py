@@ -3,7 +3,9 @@
 Builds random partial states for every catalogue card by legal random placements, then asks
 "may a die of type t go on slot s?" for random (state, slot, type) triples. Reports checks per
 second on one core, cold (fresh tables, nothing memoised) and warm (the same questions again, as a
-game that revisits card states sees them). The feasibility half of every question (can the card
+game that revisits card states sees them), with the garbage collector kept out of the timings (the cold
+tables grow by many small containers: how much memory they take, and what the cold run costs with the
+collector on, are printed on lines of their own). The feasibility half of every question (can the card
 still be completed after this die?) is also answered by a general-purpose constraint solver
 (python-constraint) and the answers are compared, so this run is a cross-check as well as a race.
 
@@ -17,8 +19,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from constraint import Problem  # python-constraint
@@ -79,6 +84,29 @@ def solver_feasible(card: CompiledCard, state: tuple[int, ...], in_play: list[in
     return p.getSolution() is not None
 
 
+def rss_mb() -> float:
+    """This process's resident memory now, in MB (Linux; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except OSError:
+        return 0.0
+
+
+@contextmanager
+def quiet_collector() -> Iterator[None]:
+    """Time legality, not the garbage collector: the memo tables grow by many small containers that
+    each full collection would walk again (what that costs is printed on its own line)."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
 def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Namespace) -> int:
     """Time the legality questions and the feasibility cross-check on ``cards`` with ``dice``;
     print the figures; return the number of answers that disagree with python-constraint."""
@@ -97,19 +125,35 @@ def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Nam
     # The engine keeps each hand card's state as class representatives (HandCard.key, updated
     # as dice come and go), so the questions are asked the same way here.
     canonical = [(i, prep[i].key(st), s, prep[i].canon[t]) for i, st, s, t in queries]
-    fresh = [CompiledCard(b.shape, types_mask) for b in cards]
-    gc.collect()  # each timed run starts with no garbage left over from the last
-    t0 = time.perf_counter()
-    cold = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
-    cold_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    warm = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
-    warm_s = time.perf_counter() - t0
+    # three cold runs, each on fresh tables: the first also pays for the heap growing (pages from
+    # the system), so the median is the figure and the first is printed on its own
+    runs: list[float] = []
+    grown = 0.0
+    for _ in range(3):
+        fresh = [CompiledCard(b.shape, types_mask) for b in cards]
+        rss0 = rss_mb()
+        with quiet_collector():
+            t0 = time.perf_counter()
+            cold = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
+            runs.append(time.perf_counter() - t0)
+        grown = grown or rss_mb() - rss0
+    cold_s = sorted(runs)[1]
+    with quiet_collector():
+        t0 = time.perf_counter()
+        warm = [fresh[i].is_legal(st, s, t) for i, st, s, t in canonical]
+        warm_s = time.perf_counter() - t0
     raw = [CompiledCard(b.shape, types_mask) for b in cards]
-    gc.collect()
-    t0 = time.perf_counter()
-    plain = [raw[i].is_legal(st, s, t) for i, st, s, t in queries]
-    raw_s = time.perf_counter() - t0
+    with quiet_collector():
+        t0 = time.perf_counter()
+        plain = [raw[i].is_legal(st, s, t) for i, st, s, t in queries]
+        raw_s = time.perf_counter() - t0
+    with quiet_collector():  # the cold run again with the collector on, as a long game would see it
+        busy = [CompiledCard(b.shape, types_mask) for b in cards]
+        gc.enable()
+        t0 = time.perf_counter()
+        for i, st, s, t in canonical:
+            busy[i].is_legal(st, s, t)
+        busy_s = time.perf_counter() - t0
     assert cold == warm == plain, "canonical keys must not change any answer"
 
     # Feasibility only, engine vs python-constraint, on the questions whose other checks pass.
@@ -121,10 +165,10 @@ def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Nam
         if len(feas_q) >= args.solver_queries:
             break
     engine_cards = [CompiledCard(b.shape, types_mask) for b in cards]
-    gc.collect()
-    t0 = time.perf_counter()
-    ours = [engine_cards[i].feasible(st) for i, st in feas_q]
-    ours_s = time.perf_counter() - t0
+    with quiet_collector():
+        t0 = time.perf_counter()
+        ours = [engine_cards[i].feasible(st) for i, st in feas_q]
+        ours_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     theirs = [solver_feasible(prep[i], st, in_play) for i, st in feas_q]
     theirs_s = time.perf_counter() - t0
@@ -135,9 +179,12 @@ def measure(label: str, cards: list[BombCard], dice: DiceSet, args: argparse.Nam
     print(f"== {label}")
     print(f"cards: {len(cards)} ({split} need a split die), dice: {dice.text()} ({len(in_play)} die types)")
     print(f"questions: {n}, legal: {sum(cold)}")
-    print(f"legality checks/s, cold tables : {n / cold_s:>12,.0f}")
+    print(f"legality checks/s, cold tables : {n / cold_s:>12,.0f}  (median of 3; the first run, "
+          f"the heap growing: {n / runs[0]:,.0f})")
     print(f"legality checks/s, warm tables : {n / warm_s:>12,.0f}")
     print(f"legality checks/s, raw die types: {n / raw_s:>11,.0f}  (cold, without class keys)")
+    print(f"legality checks/s, cold, with the garbage collector on: {n / busy_s:,.0f}")
+    print(f"memory the cold tables grew by : {grown:>9,.1f} MB (resident)")
     print(f"feasibility questions          : {len(feas_q)} ({sum(ours)} feasible)")
     print(f"feasibility/s, engine (cold)   : {len(feas_q) / ours_s:>12,.0f}")
     print(f"feasibility/s, python-constraint: {len(feas_q) / theirs_s:>11,.0f}")

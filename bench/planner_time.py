@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import time
 
+from fusegame import engine_kind
 from fusegame.bots.team import TeamPlanner
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import Phase
 from fusegame.sim import Pace, game_seed
+from fusegame.sim.batch import freeze_survivors
 from fusegame.sim.game import play_game
 
 
@@ -33,6 +35,8 @@ def main() -> None:
     ap.add_argument("--difficulty", default="standard")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--no-freeze", action="store_true",
+                    help="leave the memos in the collector's sight between games (as before)")
     a = ap.parse_args()
     config = GameConfig(players=a.players, difficulty=a.difficulty, game=a.game)
     planner = TeamPlanner()
@@ -53,9 +57,12 @@ def main() -> None:
 
     for game in range(a.games):
         play_game(config, game_seed(a.seed, game), policy, Pace())
+        if not a.no_freeze:
+            freeze_survivors()  # as every simulation does between games
     every = [ms for _, ms in times]
     warm = [ms for g, ms in times if g > 0]
-    print(f"team planner, one roll: {a.game} {a.players} players {a.difficulty}, {a.games} games")
+    print(f"team planner, one roll: {a.game} {a.players} players {a.difficulty}, {a.games} games; "
+          f"{engine_kind()} engine{', memos left to the collector' if a.no_freeze else ''}")
     for name, xs in (("all rolls", every), ("after the first game", warm)):
         if xs:
             print(f"  {name:21} n={len(xs):5}  p50 {pct(xs, .5):6.2f} ms  p90 {pct(xs, .9):6.2f} ms  "

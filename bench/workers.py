@@ -12,6 +12,11 @@ counts default to 2, then doubling, up to the number of CPUs. Examples::
     python bench/workers.py                              # team planner, 4 players, Standard, 60 games
     python bench/workers.py --policy greedy --games 600
     python bench/workers.py --workers 2,3,4 --games 120
+    python bench/workers.py --ray --workers 2            # also as Ray tasks on a local Ray instance
+                                                         # (pip install fusegame[cluster])
+
+Efficiency is the speed-up divided by the number of workers. Which engine runs (compiled or plain
+Python) is printed first: a compiled install runs compiled in every worker and Ray task too.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import os
 import sys
 import time
 
-from fusegame import GameConfig
+from fusegame import GameConfig, engine_kind
 from fusegame.rules.config import ConfigError
 from fusegame.sim.batch import BatchStats, run_batch
 from fusegame.sim.parallel import BatchRunner
@@ -54,6 +59,8 @@ def main() -> int:
     ap.add_argument("--difficulty", default="standard")
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ray", action="store_true",
+                    help="also run each worker count as Ray tasks on a local Ray instance started here")
     ap.add_argument("--workers", default=None,
                     help="worker counts to compare with one process, comma-separated (default: 2, "
                          "doubling, up to the CPU count)")
@@ -70,22 +77,25 @@ def main() -> int:
         return 2
 
     print(f"{config.describe()}, {args.policy} policy, {args.games} games, seed {args.seed}, "
-          f"{os.cpu_count()} CPUs")
+          f"{os.cpu_count()} CPUs, {engine_kind()} engine")
     start = time.perf_counter()
     base = run_batch(config, args.games, args.seed, policy)
     base_rate = args.games / (time.perf_counter() - start)
     print(f"  1 process : {base_rate:7.2f} games/s   win rate {base.win_rate:.3f}, "
           f"mean score {base.mean_score:.2f}")
     ok = True
-    for n in counts:
-        start = time.perf_counter()
-        with BatchRunner(args.policy, workers=n) as runner:
-            stats = runner.run(config, args.games, args.seed)
-        rate = args.games / (time.perf_counter() - start)  # pool start-up and shutdown included
-        same = _same(base, stats)
-        ok &= same
-        print(f"  {n} workers: {rate:7.2f} games/s   speed-up {rate / base_rate:.2f}x   "
-              f"statistics {'identical' if same else 'DIFFER'}")
+    for backend in ("processes", "ray") if args.ray else ("processes",):
+        for n in counts:
+            start = time.perf_counter()
+            with BatchRunner(args.policy, workers=n,
+                             ray_address="local" if backend == "ray" else None) as runner:
+                stats = runner.run(config, args.games, args.seed)
+            rate = args.games / (time.perf_counter() - start)  # start-up and shutdown included
+            same = _same(base, stats)
+            ok &= same
+            label = f"{n} workers" if backend == "processes" else f"{n} Ray CPUs"
+            print(f"  {label}: {rate:7.2f} games/s   speed-up {rate / base_rate:.2f}x   "
+                  f"efficiency {rate / base_rate / n:.0%}   statistics {'identical' if same else 'DIFFER'}")
     return 0 if ok else 1
 
 

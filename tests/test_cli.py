@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import countdown_cards
+from fusegame import engine_kind
 from fusegame.cli import app
 from fusegame.record import GameRecord, replay
 
@@ -24,7 +25,7 @@ CARD_KEYS = {"id", "set", "kind", "points", "notation"}
 SIM_KEYS = {"games", "wins", "losses", "mean_score", "mean_turns", "games_per_second",
             # the spread, and what was simulated
             "win_rate", "win_rate_ci", "mean_score_ci", "score_sd", "losses_by_reason",
-            "game", "players", "difficulty", "pace", "policy", "seed", "workers", "backend"}
+            "game", "players", "difficulty", "pace", "policy", "seed", "workers", "backend", "engine"}
 
 
 def test_cards_json_keys() -> None:
@@ -189,6 +190,15 @@ def test_real_fuse_command() -> None:
     assert res.returncode == 0, res.stderr
     assert set(json.loads(res.stdout)) == SIM_KEYS
     assert res.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_version_says_which_engine_runs() -> None:
+    res = subprocess.run([*_fuse(), "--version"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert re.fullmatch(r"fuse \d+\.\d+\.\d+ \((compiled|python) engine, Python 3\.\d+\.\d+\)\n", res.stdout)
+    assert f"({engine_kind()} engine" in res.stdout
+    res = runner.invoke(app, ["sim", "--players", "2", "--games", "2", "--json", "--cards", MINI])
+    assert json.loads(res.stdout)["engine"] == engine_kind()
 
 
 def test_real_fuse_command_bad_option() -> None:

@@ -51,11 +51,21 @@ from fusegame.rules import (
 
 __version__ = "0.1.0"
 
+
+def engine_kind() -> str:
+    """Which engine runs: ``"compiled"`` (the rules built to C extensions by mypyc, as a normal install
+    does where a C compiler is at hand) or ``"python"`` (the sources themselves: an editable install,
+    or a build without a compiler or with ``FUSEGAME_PURE=1``). Both play the same games."""
+    from fusegame.rules import state
+
+    return "python" if state.__file__.endswith(".py") else "compiled"
+
+
 __all__ = [
     "Action", "ActionParseError", "BadTime", "BombCard", "CardDataError", "Catalogue", "ConfigError",
     "Decision", "Defuse", "DiceSet", "Difficulty", "Done", "Event", "Flip", "FuseCard", "Game", "GameConfig",
     "GameOverError", "GameState", "GiveUp", "IllegalAction", "IllegalPlacement", "Module", "Name",
     "NotYourDecision", "Outcome", "Phase", "Place", "Recolour", "Renumber", "RerollUnused", "Rethrow",
     "ReturnFree", "RevealFuse", "RollSix", "Score", "Setup", "TakeCard", "Termination", "Tick",
-    "builtin_catalogue", "load_catalogue", "new_game",
+    "builtin_catalogue", "engine_kind", "load_catalogue", "new_game",
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import socket
 import sys
 from collections.abc import Callable, Sequence
@@ -30,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
+from fusegame import __version__, engine_kind
 from fusegame.bots.analysis import AnalysisReport, analyse, cards_to_analyse, plot, set_dice
 from fusegame.bots.hints import hint, nobody_acts
 from fusegame.cards.catalogue import SETS, CardDataError, Catalogue, builtin_catalogue, load_catalogue
@@ -99,6 +101,21 @@ cards_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
                         help="List the card catalogue, validate a catalogue file, draw cards as "
                              "SVG, or measure how hard each card is.")
 app.add_typer(cards_app, name="cards")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"fuse {__version__} ({engine_kind()} engine, Python {platform.python_version()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                          help="Show the version and which engine runs (compiled or "
+                                               "python), then exit.")] = False,
+) -> None:
+    del version  # handled by its callback
 
 CardsOpt = Annotated[Path | None, typer.Option("--cards", help="Card catalogue file (TOML) to use "
                                                                 "instead of the built-in cards.")]
@@ -454,7 +471,7 @@ def sim_cell_lines(result: CellResult, policy: str, workers: int) -> list[str]:
         f"mean score:       {s.mean_score:.2f} (95% CI {_ci(s.mean_score_ci, digits=2)}; "
         f"sd {s.score_sd:.2f})",
         f"mean turns:       {s.mean_turns:.2f}",
-        f"games per second: {s.games_per_second:.1f}",
+        f"games per second: {s.games_per_second:.1f} ({engine_kind()} engine)",
     ]
 
 
@@ -559,8 +576,8 @@ def sim(
             from fusegame.sim.plot import describe, plot_grid
             plot_grid(results, plot_file, describe(policy, games, first.game.value))
         if as_json:
-            rows = [{**r.to_dict(), "policy": policy, "seed": seed, "workers": used, "backend": backend}
-                    for r in results]
+            rows = [{**r.to_dict(), "policy": policy, "seed": seed, "workers": used, "backend": backend,
+                     "engine": engine_kind()} for r in results]
             typer.echo(json.dumps(rows[0] if len(rows) == 1 else rows))
         elif len(results) == 1:
             for line in sim_cell_lines(results[0], policy, used):

@@ -124,7 +124,9 @@ class TeamPlanner:
         self._last_weights: tuple[float, ...] = ()
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
         self._costs: dict[tuple[object, ...], float] = {}
-        self._opt_memo: dict[tuple[object, ...], list[CardOption]] = {}
+        #: tuples, not lists: once the collector has seen that they hold only numbers it stops
+        #: tracking them, so a large memo costs its full passes nothing
+        self._opt_memo: dict[tuple[object, ...], tuple[CardOption, ...]] = {}
         self._pending: tuple[GameState, int, list[_Step]] | None = None
 
     # ================================================================== policy
@@ -258,7 +260,7 @@ class TeamPlanner:
         return out
 
     def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
-                      d: int) -> list[CardOption]:
+                      d: int) -> tuple[CardOption, ...]:
         """Die ``d`` on ``card`` in state ``key``: (gain, slot, new key, completes) per legal slot.
         Remembered by what the answer depends on (the card's tables, the dice weights, the state,
         the die's type and any temporary colour), so rolls, role trials and games share it."""
@@ -284,14 +286,14 @@ class TeamPlanner:
                 complete = EMPTY not in nk
                 gain = before - m.draws(nk) + (self.w.points * pts if complete else 0.0)
                 out.append(CardOption(gain, j, nk, complete))
-        self._opt_memo[memo_key] = out
-        return out
+        found = self._opt_memo[memo_key] = tuple(out)
+        return found
 
     def _shortfall_cost(self, state: GameState, seat: int, taken: int) -> float:
         """Work added by the sparks a seat draws for taking ``taken`` dice this turn."""
         if not state.config.uses_sparks or not (state.hands[seat]):
             return 0.0
-        return self.spark_cost(state) * max(0, state.config.base_quota - taken)
+        return self.spark_cost(state) * max(0, state.quota - taken)
 
     def spark_cost(self, state: GameState) -> float:
         key: tuple[object, ...] = ("spark", state.config)

@@ -9,7 +9,7 @@ are defused) is read from the table of games (``rules.games``): ``config.spec`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from functools import cached_property
 from typing import Any
@@ -103,7 +103,14 @@ class GameConfig:
         self.validate()
 
     # -- the row of the table of games -------------------------------------------------------
-    @property
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property  # configurations are memo keys of the bots (asked on every roll): hashed once
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+
+    @cached_property  # asked by the rules and the bots many times a turn
     def spec(self) -> GameSpec:
         """This game's row of the table of games, with its modules applied."""
         return game_spec(self.game, self.modules if self.game is Game.FUSE else ())

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 MAX_REROLLS = 3
 NAMING = (Ability.CUTTER, Ability.OPERATIONS_ENGINEER)
 #: The verbs of the role abilities.
-VERBS = ("name", "recolour", "renumber", "flip", "rethrow")
+VERBS: tuple[str, ...] = ("name", "recolour", "renumber", "flip", "rethrow")
 
 
 NO_ROLES = ("this game has no role cards (they are in countdown and integrated games, and in FUSE with "

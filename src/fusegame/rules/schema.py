@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from fusegame.constraints import EMPTY
 from fusegame.dice import colours_text, parse_colours
 
@@ -460,6 +462,8 @@ class PartInfo:
     needs: str = ""
 
 
+# new rule components (and tests) may be written in plain Python even where the engine runs compiled
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Part:
     """The state of one rule component (sparks, roles, the level stacks, ...): a dataclass whose
     fields are ``declared``. Subclasses are registered under their name

@@ -27,11 +27,16 @@ if TYPE_CHECKING:
     from fusegame.rules.state import GameState
 
 
+#: a spark deck still to be worked out once the whole document is read: every spark not placed elsewhere
+#: (a marker compared by identity, never filled)
+REST: list[str] = []
+
+
 class SparkDeck(Cards):
     """The spark deck; in documents ``rest`` (the default) means every spark not placed elsewhere."""
 
     def read(self, raw: Any, where: str, ctx: DocContext) -> Any:
-        return None if raw == "rest" else super().read(raw, where, ctx)
+        return REST if raw == "rest" else super().read(raw, where, ctx)
 
 
 NO_SPARKS = ("this game has no spark cards (they are in Countdown-style games and in FUSE with modules: "
@@ -64,11 +69,11 @@ class Sparks(Part):
         if stage == 1:
             self.duds = [[] for _ in range(ctx.players)]
             if doc.get("spark_deck") is None:
-                self.deck = None  # type: ignore[assignment]  # resolved in after_doc: the rest
+                self.deck = REST  # resolved in after_doc
         return super().read_doc(doc, ctx, stage)
 
     def after_doc(self, g: GameState, ctx: DocContext, given: set[str], over: bool) -> None:
-        if self.deck is None:  # every spark card not in play, in catalogue order, the first on top
+        if self.deck is REST:  # every spark card not in play, in catalogue order, the first on top
             self.deck = [s.id for s in g.config.playable.sparks
                          if not ctx.is_placed(s.id) and s.source != "scenario-padding"][::-1]
         if g.phase is Phase.SPARKS and ctx.data.get("spark_queue") is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -89,6 +90,17 @@ class BatchStats:
         )
 
 
+def freeze_survivors() -> None:
+    """Between games: collect the last game's cyclic garbage, then move everything still alive (the
+    card tables and the planner's memos, which live as long as the process) out of the collector's
+    sight. Its full passes then walk one game's objects instead of every memo entry since the start
+    (a pass over a warm team planner's memos took about 144 ms, a pause in the middle of a roll).
+    Objects frozen here are still freed when their last reference goes; only cycles among them would
+    stay, and the card tables and memos hold none."""
+    gc.collect()
+    gc.freeze()
+
+
 def play_games(config: GameConfig, seed: int, policy: Policy, pace: Pace | None, start: int, stop: int,
                done: Callable[[], None] | None = None) -> list[GameResult]:
     """Games ``start`` to ``stop - 1`` of the batch with seed ``seed``, in order.
@@ -99,6 +111,7 @@ def play_games(config: GameConfig, seed: int, policy: Policy, pace: Pace | None,
     results: list[GameResult] = []
     for i in range(start, stop):
         results.append(play_game(config, game_seed(seed, i), policy, pace))
+        freeze_survivors()
         if done is not None:
             done()
     return results

@@ -31,10 +31,14 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
+from fusegame.pickling import register as register_pickling
 from fusegame.rules.config import GameConfig
 from fusegame.sim.batch import BatchStats, play_games, run_batch
 from fusegame.sim.game import GameResult, Pace
 from fusegame.sim.policies import POLICY_FACTORIES, Policy, get_policy
+
+# results come back from workers through pickle, which the compiled engine's frozen values need help with
+register_pickling()
 
 #: Games a process should have to play before starting it pays off: a spawned interpreter takes
 #: about half a second to start and import the engine, and the team planner then spends about a
