@@ -106,7 +106,9 @@ def play_games(config: GameConfig, seed: int, policy: Policy, pace: Pace | None,
     """Games ``start`` to ``stop - 1`` of the batch with seed ``seed``, in order.
 
     This is the unit of work of every way of running a batch, so that a game's result depends
-    only on its index, never on which process played it.
+    only on its index, never on which process played it. After each game the survivors are frozen
+    (``freeze_survivors``): a program that runs batches keeps what it holds out of the collector's
+    full passes from then on.
     """
     results: list[GameResult] = []
     for i in range(start, stop):
