@@ -3,8 +3,11 @@ engine: the compiled engine's frozen values need the reducers of ``fusegame.pick
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -50,3 +53,19 @@ def test_every_kind_of_action_and_event_of_a_game_comes_back_equal() -> None:
             for ev in events:
                 assert _round_trip(ev) == ev
     assert {"place", "done", "take"} <= seen
+
+
+def test_a_configuration_hashes_afresh_in_the_process_that_receives_it() -> None:
+    config = GameConfig(players=3, game=Game.COUNTDOWN, modules=())
+    hash(config)  # remembered in this process, where strings hash one way
+    check = ("import pickle, sys\n"
+             "from fusegame import GameConfig\n"
+             "from fusegame.rules.config import Game\n"
+             "got = pickle.loads(sys.stdin.buffer.read())\n"
+             "fresh = GameConfig(players=3, game=Game.COUNTDOWN, modules=())\n"
+             "print(got == fresh, hash(got) == hash(fresh), fresh in {got: 1})\n")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", check], input=pickle.dumps(config), env=env,
+                         capture_output=True, timeout=120)
+    assert out.returncode == 0, out.stderr.decode()
+    assert out.stdout.decode().split() == ["True", "True", "True"]

@@ -110,6 +110,12 @@ class GameConfig:
     def _hash(self) -> int:
         return hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
 
+    def __getstate__(self) -> dict[str, Any]:
+        # a hash is only good in the process that made it (strings hash differently in each)
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     @cached_property  # asked by the rules and the bots many times a turn
     def spec(self) -> GameSpec:
         """This game's row of the table of games, with its modules applied."""
