@@ -35,8 +35,6 @@ def _why_pure() -> str:
     """Why this build stays plain Python, or "" when it can compile."""
     if os.environ.get("FUSEGAME_PURE", "") not in ("", "0"):
         return "FUSEGAME_PURE is set"
-    if "egg_info" in sys.argv:  # pip asking what the build needs: no code is built at this step
-        return "metadata only"
     if "editable_wheel" in sys.argv or "develop" in sys.argv:
         return "an editable install runs the sources as they are"
     try:
@@ -52,9 +50,9 @@ def _why_pure() -> str:
 
 
 def _extensions() -> list[object]:
-    why = _why_pure()
-    if why == "metadata only":
+    if "egg_info" in sys.argv:  # pip asking what the build needs: no code is built at this step
         return []
+    why = _why_pure()
     if why:
         print(f"fusegame: the plain Python engine ({why})", file=sys.stderr)
         return []

@@ -19,7 +19,7 @@ from typing import Any
 MODULES = (
     "fusegame.dice", "fusegame.cards.model", "fusegame.rules.actions", "fusegame.rules.decisions",
     "fusegame.rules.events", "fusegame.rules.outcome", "fusegame.rules.removals", "fusegame.rules.schema",
-    "fusegame.sim.game",
+    "fusegame.sim.game", "fusegame.bots.team",
 )
 
 

@@ -69,3 +69,25 @@ def test_a_configuration_hashes_afresh_in_the_process_that_receives_it() -> None
                          capture_output=True, timeout=120)
     assert out.returncode == 0, out.stderr.decode()
     assert out.stdout.decode().split() == ["True", "True", "True"]
+
+
+def test_every_compiled_module_with_frozen_values_has_its_reducers() -> None:
+    # setup.py names the modules a normal install compiles; a frozen dataclass in one of them that
+    # fusegame.pickling does not walk could not come back from a worker on the compiled engine
+    import ast
+    import dataclasses
+    import importlib
+    from pathlib import Path
+
+    setup = ast.parse((Path(__file__).resolve().parents[2] / "setup.py").read_text("utf-8"))
+    compiled = next(ast.literal_eval(node.value) for node in ast.walk(setup) if isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
+    with_frozen = set()
+    for path in compiled:
+        name = "fusegame." + path.removesuffix(".py").replace("/", ".")
+        module = importlib.import_module(name)
+        if any(isinstance(v, type) and v.__module__ == name and dataclasses.is_dataclass(v)
+               and v.__dataclass_params__.frozen for v in vars(module).values()):
+            with_frozen.add(name)
+    assert "fusegame.rules.outcome" in with_frozen
+    assert with_frozen <= set(fusegame.pickling.MODULES)

@@ -16,7 +16,7 @@ from fusegame.rules.decisions import Pending, push
 from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
 from fusegame.rules.games import Phase
-from fusegame.rules.schema import Count, declared
+from fusegame.rules.schema import Count, Part, declared
 from fusegame.rules.table import HandCard, Pick
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ class Refill(Pending):
         return True
 
 
-Pending.register(Refill, "refill")
+Part.register(Refill, "refill")
 
 
 __all__ = ["Refill", "check_pick", "complete", "defuse", "middle_changed", "options", "owes_pick", "take"]

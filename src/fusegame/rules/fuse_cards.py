@@ -16,7 +16,7 @@ from fusegame.rules.actions import RollSix as RollSixAction
 from fusegame.rules.decisions import Decision, Legal, Pending, push
 from fusegame.rules.errors import IllegalAction, NotYourDecision
 from fusegame.rules.events import Event
-from fusegame.rules.schema import DocContext, ScenarioError, Seat, Seats, declared
+from fusegame.rules.schema import DocContext, Part, ScenarioError, Seat, Seats, declared
 
 if TYPE_CHECKING:
     from fusegame.rules.state import GameState
@@ -100,7 +100,7 @@ class RollSix(Pending):
         self.roll(g, outcome[0], ev)
 
 
-Pending.register(RollSix, "roll_six", shown_when_absent=True)
+Part.register(RollSix, "roll_six", shown_when_absent=True)
 
 
 def check_faces(outcome: Any, k: int) -> None:

@@ -15,7 +15,7 @@ from fusegame.rules.actions import Action, GiveUp
 from fusegame.rules.decisions import Decision, Legal, Pending, push
 from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
-from fusegame.rules.schema import DieTuple, Record, SeatMap, declared
+from fusegame.rules.schema import DieTuple, Part, Record, SeatMap, declared
 from fusegame.rules.views import die_view
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class Removals(Pending):
             self.finish(g)
 
 
-Pending.register(Removals, "removals")
+Part.register(Removals, "removals")
 
 
 __all__ = ["Cause", "NO_SPARK", "Removals", "eligible", "remove_die", "start", "start_all"]

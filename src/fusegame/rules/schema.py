@@ -488,7 +488,7 @@ class Part:
     @property
     def name(self) -> str:
         """The name this part is registered under (``sparks``, ``removals``, ...)."""
-        return Part.infos[type(self)].name
+        return self.info().name
 
     @classmethod
     def fields(cls) -> tuple[Declared, ...]:
