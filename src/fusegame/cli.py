@@ -8,6 +8,7 @@
     fuse hint position.yaml [--json]
     fuse new --players 4 --seed 1 --out game.json [--play]
     fuse replay game.json [--board]
+    fuse play [--game countdown] [--players 3] [--difficulty training] [--join URL]
     fuse serve [--host 127.0.0.1] [--port 8000] [--db URL] [--allow-origin URL] [--no-rate-limits]
 
 Every expected problem (a bad option, an unreadable file) is reported as one line on stderr with
@@ -95,8 +96,8 @@ class _OneLineErrors(TyperGroup):
 
 app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True,
                   pretty_exceptions_enable=False,
-                  help="FUSE, the real-time cooperative dice game: play it in the browser (fuse serve), "
-                       "cards, simulations with bots, hints, game records.")
+                  help="FUSE, the real-time cooperative dice game: play it in the browser (fuse serve) "
+                       "or the terminal (fuse play), cards, simulations with bots, hints, game records.")
 cards_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
                         help="List the card catalogue, validate a catalogue file, draw cards as "
                              "SVG, or measure how hard each card is.")
@@ -746,6 +747,95 @@ def replay_cmd(
             typer.echo(line)
 
     _guard(run)
+
+
+@app.command("play")
+def play_cmd(
+    join: Annotated[str | None, typer.Option(
+        "--join", metavar="URL", help="Take a seat in a room of a running `fuse serve`: the room link "
+                                      "the browser shows (http://HOST:PORT/#/room/CODE).")] = None,
+    game: GameOpt = "fuse",
+    players: Players = None,
+    difficulty: DifficultyOpt = "standard",
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Game seed (default: a new deal).")] = None,
+    modules: ModulesOpt = None,
+    fuse_cards: FuseCardsOpt = None,
+    setup: SetupOpt = "standard",
+    six_point_cards: SixOpt = False,
+    strict_fuse: StrictOpt = False,
+    untimed: UntimedOpt = False,
+    cards_file: CardsOpt = None,
+    bot_delay: Annotated[float, typer.Option(
+        "--bot-delay", help="Seconds each bot takes per action (about a person's pace).")] = 1.5,
+    no_hints: Annotated[bool, typer.Option(
+        "--no-hints", help="Play without the planner's hints (h).")] = False,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Your name at the table (default: $USER).")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="en or es (default: from the environment, "
+                                                           "else en).")] = None,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL of the BDT Log where a finished game is kept (default: the one "
+             "`fuse serve` uses).")] = None,
+) -> None:
+    """Play in the terminal: you hold seat 0, the team planner the others; or --join a room."""
+    def run() -> None:
+        from fusegame.server.options import MAX_BOT_DELAY_MS, RoomOptions
+        from fusegame.server.storage import Storage, StorageError, default_url
+        from fusegame.server.wire import join_name
+        from fusegame.terminal.texts import TEXTS, default_lang
+
+        language = lang or default_lang()
+        if language not in TEXTS:
+            _fail(f"--lang must be one of {', '.join(TEXTS)}, not {language!r}")
+        who = join_name(name if name is not None else os.environ.get("USER") or "Player")
+        if who is None:
+            _fail("--name must be 1 to 24 characters")
+        if join is not None:
+            from fusegame.terminal.remote import JoinError, RemoteLink, parse_room_url
+            from fusegame.terminal.remote import join as take_seat
+
+            try:
+                link = parse_room_url(join)
+                seat, token = take_seat(link, who)
+            except JoinError as e:
+                _fail(str(e), 1)
+            _run_app(RemoteLink(link, seat, token), language)
+            return
+        if not 0 <= bot_delay * 1000 <= MAX_BOT_DELAY_MS:
+            _fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY_MS // 1000} seconds, not {bot_delay}")
+        if seed is not None and not 0 <= seed <= 2**63 - 1:
+            _fail(f"--seed must be from 0 to 2^63-1, not {seed}")
+        config = make_config(_players(players, game), difficulty, setup, six_point_cards, strict_fuse,
+                             untimed, cards_file, game, modules or (), fuse_cards)
+        options = RoomOptions(config=config, hints=not no_hints, bot_delay_ms=round(bot_delay * 1000),
+                              seed=seed)
+        try:
+            storage = Storage(db or default_url())
+        except StorageError as e:
+            _fail(str(e))
+        from fusegame.terminal.local import LocalLink
+
+        try:
+            _run_app(LocalLink(options, who, storage), language)
+        finally:
+            storage.close()
+
+    _guard(run)
+
+
+def _run_app(link: Any, lang: str) -> None:
+    from fusegame.terminal.app import FuseApp
+
+    app_ = FuseApp(link, lang)
+    app_.run()
+    t = app_.table
+    if t.outcome is not None:
+        o = t.outcome
+        kept = f", in the BDT Log as game {t.log_id}" if t.log_id is not None else ""
+        typer.echo(f"{'won' if o.get('won') else 'lost'} ({o.get('reason')}), score "
+                   f"{(o.get('score') or {}).get('total', 0)}{kept}")
+    elif t.error and not t.playing:
+        _fail(t.error, 1)
 
 
 @app.command("serve")

@@ -1,0 +1,57 @@
+"""Choices other than placing a die, made by keys: giving up a die to a fuse card, and taking a
+card from the row after a defusal (positions from the hint scenarios)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from terminaltable import shown, until
+
+from fusegame.scenario import load_scenario
+from fusegame.server.options import RoomOptions
+from fusegame.terminal.app import FuseApp
+from fusegame.terminal.local import LocalLink
+
+HINTS = Path(__file__).resolve().parents[1] / "scenarios" / "hints"
+
+
+def _app(name: str) -> FuseApp:
+    state = load_scenario(HINTS / f"{name}.yaml")
+    options = RoomOptions(state.config, hints=True, bot_delay_ms=10_000, choice_timeout_s=60)
+    return FuseApp(LocalLink(options, "Ana", None, position=state), "en")
+
+
+def test_give_up_a_die_with_the_arrows_and_enter() -> None:
+    async def go() -> None:
+        app = _app("give_up")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.table.my_decision() is not None)
+            notice = shown(app, "#notice")
+            assert "Give up a die" in notice and "chosen for you in" in notice  # the timeout shows
+            choices = shown(app, "#choices")
+            assert "▶ Give up R1 ◀" in choices and "[ Give up R5 ]" in choices
+            await pilot.press("right")
+            assert "▶ Give up R5 ◀" in shown(app, "#choices")
+            await pilot.press("enter")
+            await until(pilot, lambda: any(e.get("event", {}).get("kind") == "die_returned"
+                                           for e in app.table.log))
+            hand = app.table.view["hands"][0]["cards"]  # type: ignore[index]
+            assert [d["die"] for c in hand for d in c["dice"] if d] == ["R1", "G2", "B3", "Y4"]
+    asyncio.run(go())
+
+
+def test_take_a_card_from_the_row() -> None:
+    async def go() -> None:
+        app = _app("take_card")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.table.my_decision() is not None)
+            row = shown(app, "#row")
+            assert row.startswith("The row: take a card")
+            assert "▶ F33" in row  # each card of the row on its own line, the first one marked
+            await pilot.press("down")
+            assert "▶ F16" in shown(app, "#row")
+            await pilot.press("enter")
+            await until(pilot, lambda: any(c["id"] == "F16" for c in app.table.view["hands"][0]["cards"]))  # type: ignore[index]
+            assert "F16" not in [c["id"] for c in app.table.view["row"]]  # type: ignore[index]
+    asyncio.run(go())
