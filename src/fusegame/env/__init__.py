@@ -1,0 +1,53 @@
+"""FUSE as reinforcement-learning environments (the ``rl`` extra: PettingZoo and Gymnasium).
+
+- ``env(**options)``: a PettingZoo AEC environment (``FuseAECEnv``), wrapped in PettingZoo's
+  ``OrderEnforcingWrapper``;
+- ``parallel_env(**options)``: a PettingZoo Parallel environment (``FuseParallelEnv``);
+- ``gymnasium.make("fusegame/Fuse-v0", **options)``: one seat as a Gymnasium environment
+  (``FuseGymEnv``; solo by default, the team planner playing any other seats).
+
+The options are ``GameConfig``'s fields (``players=3``, ``game="countdown"``,
+``difficulty="expert"``, ``modules=("roles", "sparks")``, ...) plus ``pace``, ``max_steps``,
+``structured`` and ``render_mode``. The engine never imports this package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import gymnasium
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+except ImportError as e:  # the extra is optional: say how to get it rather than which module is missing
+    raise ImportError(f"fusegame.env needs the rl extra: pip install 'fusegame[rl]' ({e})") from e
+
+from fusegame.env.actions import ActionTable
+from fusegame.env.aec import FuseAECEnv
+from fusegame.env.encode import Encoder, ObservationLayout
+from fusegame.env.match import Match
+from fusegame.env.parallel import FuseParallelEnv
+from fusegame.env.single import FuseGymEnv
+
+GYM_ID = "fusegame/Fuse-v0"
+
+
+def env(**options: Any) -> Any:
+    """The AEC environment, with PettingZoo's order-enforcing wrapper (``raw_env`` without)."""
+    return wrappers.OrderEnforcingWrapper(FuseAECEnv(**options))
+
+
+def raw_env(**options: Any) -> FuseAECEnv:
+    """The AEC environment without wrappers."""
+    return FuseAECEnv(**options)
+
+
+def parallel_env(**options: Any) -> FuseParallelEnv:
+    """The Parallel environment."""
+    return FuseParallelEnv(**options)
+
+
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="fusegame.env.single:FuseGymEnv")
+
+__all__ = ["ActionTable", "Encoder", "FuseAECEnv", "FuseGymEnv", "FuseParallelEnv", "GYM_ID", "Match",
+           "ObservationLayout", "env", "parallel_env", "raw_env"]

@@ -1,0 +1,195 @@
+"""The PettingZoo AEC environment: one seat acts at a time, in a well-defined order.
+
+FUSE is played in real time: during a distribution every player may claim a die at any moment.
+The AEC environment turns that into turns of *initiative*: the seat that holds it either takes one
+engine action (place a die, say done, give up a die, take a card, use a role...) or ``wait``\\ s,
+passing the initiative to the next seat (in seat order, cyclically) that may act. After an engine
+action the initiative passes to the seat after the actor; a new step of the turn starts with the
+leader (or the first seat after the leader that may act).
+
+Nothing a team could do is lost: any sequence of engine actions by any seats is reachable, since
+the seat whose action comes next can always be reached by the seats before it waiting. ``wait`` is
+masked out only for the last seat of a full round of waits (when every other seat that may act has
+waited since the last action), so every round makes progress; a seat that is the only one able to
+act cannot wait. Chance (the roll, penalty rerolls, role rerolls, "roll a 6") is resolved by the
+engine's own seeded generator between actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from fusegame.env.actions import WAIT
+from fusegame.env.match import DEFAULT_PACE, Mask, Match, PaceOption, make_pace, split_options
+from fusegame.rules.config import GameConfig
+
+RENDER_MODES = ("ansi", "human")
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def observation_space(match: Match) -> spaces.Dict:
+    """``{"observation": Box(0, 1, (size,), float32), "action_mask": Box(0, 1, (actions,), int8)}``."""
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, 1.0, (match.encoder.size,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (match.table.size,), dtype=np.int8),
+    })
+
+
+class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+    """FUSE (every game of the engine) as a PettingZoo AEC environment.
+
+    Keyword options: every ``GameConfig`` field (``players``, ``difficulty``, ``game``, ``modules``,
+    ``setup``, ``fuse_cards``, ``time_limit``, ...; or ``config=GameConfig(...)``), ``pace`` (the
+    clock's pace: ``Pace``, ``(turn_seconds, die_seconds)`` or ``"12+1"``; default the simulator's
+    12 s a turn + 1 s a die; None stops the clock), ``max_steps`` (environment steps before the
+    game is truncated, default 20,000), ``structured`` (put the engine's own per-seat view in
+    ``infos[agent]["view"]``; default False, see ``structured_observation``) and ``render_mode``.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "fuse_v0", "is_parallelizable": False}
+
+    def __init__(self, render_mode: str | None = None, pace: PaceOption = DEFAULT_PACE,
+                 max_steps: int = 20_000, structured: bool = False, **options: Any) -> None:
+        super().__init__()
+        config, rest = split_options(options)
+        if rest:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(rest))}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        self.render_mode = render_mode
+        self.structured = structured
+        self.match = Match(config, make_pace(pace), max_steps)
+        self.config: GameConfig = config
+        self.possible_agents = [agent_name(s) for s in range(config.players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        obs_space = observation_space(self.match)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.match.table.size) for a in self.possible_agents}
+        self._waits = 0
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the order of play -----------------------------------------------------------------------
+    def _next_seat(self, after: int) -> int:
+        """The first seat after ``after`` (cyclically, ``after`` itself last) that may act."""
+        actors = set(self.match.actors())
+        n = self.config.players
+        for k in range(1, n + 1):
+            s = (after + k) % n
+            if s in actors:
+                return s
+        return (after + 1) % n  # nobody may act: the game is over
+
+    def _may_wait(self) -> bool:
+        # the last seat of a full round of waits must act, so that every round makes progress
+        return self._waits < len(self.match.actors()) - 1
+
+    def action_mask(self, agent: str) -> Mask:
+        """The legal actions of ``agent`` now (all zeros unless it holds the initiative)."""
+        seat = self._seat[agent]
+        if agent != self.agent_selection or self.match.over or seat not in self.match.state.to_act():
+            return np.zeros(self.match.table.size, dtype=np.int8)
+        mask = self.match.legal_mask(seat)
+        if self._may_wait():
+            mask[WAIT] = 1
+        return mask
+
+    # -- the API ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.match.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._waits = 0
+        g = self.match.state
+        self.agent_selection = agent_name(self._next_seat((g.leader - 1) % g.players))
+        self._fill_infos()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        return {"observation": self.match.observe(seat, agent == self.agent_selection),
+                "action_mask": self.action_mask(agent)}
+
+    def structured_observation(self, agent: str) -> dict[str, Any]:
+        """What ``agent``'s seat may see, as the engine's own JSON-ready view
+        (``fusegame.observe.observation``), for building one's own features."""
+        return self.match.structured(self._seat[agent])
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat[agent]
+        mask = self.action_mask(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.match.steps += 1
+        reward = 0
+        index = -1 if action is None else int(action)
+        illegal = not 0 <= index < mask.size or not mask[index]
+        if illegal:
+            pass  # ignored: the same seat keeps the initiative (the mask said what it may do)
+        elif index == WAIT:
+            self._waits += 1
+            self.agent_selection = agent_name(self._next_seat(seat))
+        else:
+            turn = self.match.state.turn
+            reward = self.match.play(seat, index)
+            self._waits = 0
+            g = self.match.state
+            # a new turn starts with its leader, as at the table; otherwise the seat after the actor
+            self.agent_selection = agent_name(
+                self._next_seat((g.leader - 1) % g.players if g.turn != turn else seat))
+        self.rewards = {a: float(reward) for a in self.agents}
+        over, cut = self.match.over, self.match.truncated
+        for a in self.agents:
+            self.terminations[a] = over
+            self.truncations[a] = cut
+        self._fill_infos(illegal_agent=agent if illegal else None)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _fill_infos(self, illegal_agent: str | None = None) -> None:
+        g = self.match.state
+        for a in self.agents:
+            info: dict[str, Any] = {"seat": self._seat[a], "score": self.match.score, "turn": g.turn,
+                                    "time_ms": g.time_ms}
+            if g.outcome is not None:
+                info["won"] = g.outcome.won
+                info["reason"] = g.outcome.reason.value
+            if a == illegal_agent:
+                info["illegal_action"] = True
+            if self.structured:
+                info["view"] = self.match.structured(self._seat[a])
+            self.infos[a] = info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.match.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = ["FuseAECEnv", "RENDER_MODES", "agent_name", "observation_space"]

@@ -1,0 +1,180 @@
+"""One game as the environments see it: the engine state, the clock's pace, the action table,
+the observation encoder and the team's score.
+
+Shared by the AEC, Parallel and single-agent environments, which differ only in who acts when.
+Time follows the simulator's pace model (``fusegame.sim.game.Pace``): when a turn starts, the
+clock moves on by ``turn_seconds + die_seconds * dice rolled`` (a ``Tick``), and every action of
+the turn happens at that time, exactly as ``fusegame.sim.game.play_game`` does. So the 10-minute
+limit means ``600 / (12 + 1 * dice)`` turns at the default pace (40 solo turns, 37 with four
+players), and a win scores +1 per full 10 seconds left. ``pace=None`` stops the clock (only
+sensible with ``time_limit=None``: a timed game then ends only on an empty bag or a win).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fusegame.env.actions import WAIT, ActionTable
+from fusegame.env.encode import Encoder, Vector
+from fusegame.observe import observation, render_text, score_so_far
+from fusegame.rules.actions import Action, Tick
+from fusegame.rules.config import GameConfig
+from fusegame.rules.state import GameState, new_game
+from fusegame.sim.game import Pace
+
+#: The simulator's pace (12 s a turn + 1 s a die rolled): the environments' default clock.
+DEFAULT_PACE = Pace()
+#: How a pace may be given: ``Pace``, ``(turn_seconds, die_seconds)``, ``"12+1"``, or None (no clock).
+PaceOption = Pace | tuple[float, float] | str | None
+
+#: The keyword options that go to ``GameConfig`` (every field of it).
+CONFIG_OPTIONS = frozenset(f.name for f in fields(GameConfig))
+
+Mask = npt.NDArray[np.int8]
+
+
+def make_pace(pace: PaceOption) -> Pace | None:
+    """``Pace(12, 1)``, ``(12, 1)`` or ``"12+1"`` (seconds a turn + seconds a die), or None."""
+    if pace is None or isinstance(pace, Pace):
+        return pace
+    if isinstance(pace, str):
+        turn, _, die = pace.partition("+")
+        return Pace(float(turn), float(die or 0))
+    turn_s, die_s = pace
+    return Pace(float(turn_s), float(die_s))
+
+
+def split_options(options: dict[str, Any]) -> tuple[GameConfig, dict[str, Any]]:
+    """``GameConfig`` from the options it knows (or ``config=GameConfig(...)`` itself); the rest is
+    returned for the environment."""
+    config_kw = {k: v for k, v in options.items() if k in CONFIG_OPTIONS}
+    rest = {k: v for k, v in options.items() if k not in CONFIG_OPTIONS and k != "config"}
+    given = options.get("config")
+    if given is not None:
+        if config_kw:
+            raise TypeError(f"give either config or its options, not both ({', '.join(sorted(config_kw))})")
+        if not isinstance(given, GameConfig):
+            raise TypeError(f"config must be a GameConfig, not {type(given).__name__}")
+        return given, rest
+    return GameConfig(**config_kw), rest
+
+
+class Match:
+    """A game in progress with its pace, its action table and its encoder."""
+
+    def __init__(self, config: GameConfig, pace: Pace | None = DEFAULT_PACE, max_steps: int = 20_000) -> None:
+        self.config = config
+        self.pace = pace
+        self.max_steps = max_steps
+        self.table = ActionTable.for_config(config)
+        self.encoder = Encoder(config, self.table)
+        self.players = config.players
+        self._seeder = np.random.default_rng()
+        self.state: GameState = new_game(config, 0)
+        self.seed = 0
+        self._turn = -1
+        self._at = 0
+        self.steps = 0
+        self.score = 0
+        self._version = 0
+        self._masks: dict[int, tuple[int, Mask]] = {}
+
+    # -- life cycle ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """A new game. With a seed the game (deal, rolls, everything) is that seed's game; without,
+        the next seed comes from the generator of the last seeded reset (or from the system)."""
+        if seed is not None:
+            self._seeder = np.random.default_rng(seed)
+            self.seed = int(seed)
+        else:
+            self.seed = int(self._seeder.integers(0, 2**63 - 1))
+        self.state = new_game(self.config, self.seed)
+        self._turn = -1
+        self._at = 0
+        self.steps = 0
+        self._version += 1
+        self._masks.clear()
+        self._clock()
+        self.score = self._score()
+
+    def _clock(self) -> None:
+        g = self.state
+        if self.pace is None or g.is_over or g.turn == self._turn:
+            return
+        self._turn = g.turn
+        self._at += self.pace.turn_ms(len(g.rolled))
+        g.apply_unchecked(Tick(-1, self._at))
+
+    def _score(self) -> int:
+        return int(score_so_far(self.state)["total"])
+
+    # -- questions -------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def truncated(self) -> bool:
+        return not self.state.is_over and self.steps >= self.max_steps
+
+    def actors(self) -> list[int]:
+        """The seats that may act now, in seat order."""
+        return sorted(self.state.to_act())
+
+    def legal_mask(self, seat: int) -> Mask:
+        """1 for every index that names a legal engine action of ``seat`` now (``wait`` is 0: the
+        environments decide when waiting is allowed); a new array at every call."""
+        hit = self._masks.get(seat)
+        if hit is not None and hit[0] == self._version:
+            return hit[1].copy()  # a fresh array each time: callers keep what they are given
+        mask = np.zeros(self.table.size, dtype=np.int8)
+        g = self.state
+        index = self.table.index
+        for a in g.legal_actions(seat):
+            mask[index(g, a)] = 1
+        self._masks[seat] = (self._version, mask)
+        return mask.copy()
+
+    def decode(self, seat: int, index: int) -> Action | None:
+        """The engine action ``index`` names for ``seat`` (None for ``wait`` or nothing)."""
+        return self.table.action(self.state, seat, index)
+
+    def observe(self, seat: int, initiative: bool) -> Vector:
+        return self.encoder.encode(self.state, seat, initiative)
+
+    def structured(self, seat: int) -> dict[str, Any]:
+        """The engine's own view for ``seat`` (``fusegame.observe.observation``)."""
+        return observation(self.state, seat)
+
+    def render(self) -> str:
+        return render_text(self.state)
+
+    # -- change --------------------------------------------------------------------------------
+    def play(self, seat: int, index: int) -> int:
+        """Perform the legal action ``index`` of ``seat`` (the caller checked the mask); return the
+        change in the team's score."""
+        action = self.table.action(self.state, seat, index)
+        assert action is not None and index != WAIT
+        self.state.apply_unchecked(action)
+        return self.settled()
+
+    def play_action(self, action: Action) -> int:
+        """Perform a legal engine action (a bot's), restamped with the game time."""
+        from fusegame.rules.actions import with_time
+
+        self.state.apply_unchecked(with_time(action, self.state.time_ms))
+        return self.settled()
+
+    def settled(self) -> int:
+        """After an action: stamp the next turn's time if a turn began; the change in the score."""
+        self._version += 1
+        self._clock()
+        before, self.score = self.score, self._score()
+        return self.score - before
+
+
+__all__ = ["CONFIG_OPTIONS", "DEFAULT_PACE", "Mask", "PaceOption", "Match", "make_pace", "split_options"]
