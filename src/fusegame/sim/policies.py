@@ -6,6 +6,7 @@ randomness from the ``Rng`` it is given, so that simulated games are reproducibl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from fusegame.rng import Rng
@@ -35,20 +36,35 @@ def _team() -> Policy:
     return TeamPlanner()
 
 
+def _search(arg: str = "") -> Policy:
+    from fusegame.bots.search import SearchBudget, SearchPolicy
+    if not arg:
+        return SearchPolicy()
+    m = re.fullmatch(r"(\d+)x(\d+)(?:p(\d+))?", arg)
+    if m is None:
+        raise ValueError(f"search budget {arg!r}: write SAMPLESxTURNS[pPLANS], e.g. search:6x4p3")
+    return SearchPolicy(SearchBudget(samples=int(m[1]), horizon=int(m[2]), plans=int(m[3] or 0)))
+
+
 #: Policy factories by name. A factory gives a fresh policy (the team planner keeps caches that
 #: make it faster, never different), so each worker process builds its own.
 POLICY_FACTORIES: dict[str, Callable[[], Policy]] = {
     "random": lambda: random_policy,
     "greedy": _greedy,
     "team": _team,
+    "search": _search,
 }
 
 POLICIES: dict[str, Policy] = {"random": random_policy}
 
 
 def get_policy(name: str) -> Policy:
-    """A policy by name (``random``, ``greedy`` or ``team``); ``ValueError`` naming the choices
-    otherwise."""
+    """A policy by name (``random``, ``greedy``, ``team`` or ``search``); ``ValueError`` naming the
+    choices otherwise. ``search:SxT`` gives the search policy a budget of ``S`` sampled futures
+    per candidate, each played ``T`` turns ahead (``search`` alone: 6x4); ``search:SxTpN`` also
+    plays out the planner's ``N`` best plans of each roll."""
+    if name.startswith("search:"):
+        return _search(name.split(":", 1)[1])
     try:
         factory = POLICY_FACTORIES[name]
     except KeyError:

@@ -1,0 +1,101 @@
+"""Where the turns go: per-game counts of a policy's FUSE games, split into won and lost.
+
+    python bench/where_turns_go.py expert 150            # team planner, 3 players, Expert
+    python bench/where_turns_go.py elite 100 search 3    # LEVEL GAMES [POLICY [PLAYERS]]
+
+Counts, per game, the turns played, the dice rolled and placed, the dice left unused (the
+penalty's rolls), the dice knocked off cards and by what, the bombs defused, the expected dice of
+the cards taken from the row, and the time left when the middle ran out of bombs. Game ``i``
+uses ``game_seed(2026, i)``, as bench/search_paired.py does.
+"""
+
+from __future__ import annotations
+
+import statistics as st
+import sys
+from collections import defaultdict
+
+from fusegame.bots.team import TeamPlanner
+from fusegame.rng import Rng
+from fusegame.rules.actions import Tick
+from fusegame.rules.config import GameConfig
+from fusegame.rules.state import new_game
+from fusegame.sim import Pace, game_seed, get_policy
+from fusegame.sim.game import POLICY_SALT
+
+
+def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None:
+    cfg = GameConfig(players=players, difficulty=level, game="fuse")
+    pol = get_policy(policy_name)
+    tp = TeamPlanner()
+    pace = Pace()
+    rows = []
+    for i in range(n):
+        seed = game_seed(2026, i)
+        s = new_game(cfg, seed)
+        rng = Rng(seed).fork(POLICY_SALT)
+        c = defaultdict(float)
+        turn = -1
+        at = 0
+        placed_this = 0
+        deck_empty_at = None
+        while not s.is_over:
+            if s.turn != turn:
+                if turn != -1 and placed_this == 0:
+                    c["zero_turns"] += 1
+                turn = s.turn
+                placed_this = 0
+                at += pace.turn_ms(len(s.rolled))
+                c["turns"] += 1
+                c["rolled"] += len(s.rolled)
+                s.apply_unchecked(Tick(-1, at))
+                if s.is_over:
+                    break
+            a = pol(s, rng)
+            for e in s.apply_unchecked(a):
+                k = e.kind
+                if k == "die_placed":
+                    c["placed"] += 1
+                    placed_this += 1
+                elif k == "penalty_rolled":
+                    c["unused"] += 1
+                elif k == "die_returned":
+                    c["ret_" + e.data["cause"]["kind"]] += 1
+                elif k == "bomb_defused":
+                    c["defused"] += 1
+                elif k == "fuse_activated":
+                    c["fuses"] += 1
+                elif k == "card_taken":
+                    m = tp.model(s, e.data["card"])
+                    c["take_e"] += m.draws(s.card_rules(e.data["card"]).empty)
+                    c["takes"] += 1
+            if deck_empty_at is None and not s.deck and not [r for r in s.row if s.is_bomb(r)]:
+                deck_empty_at = s.time_ms
+        won = s.outcome is not None and s.outcome.won
+        togo = sum(tp.model(s, hc.card).draws(hc.key) for h in s.hands for hc in h if not hc.complete)
+        togo += sum(tp.model(s, r).draws(s.card_rules(r).empty) for r in s.row if s.is_bomb(r))
+        left = len([r for r in s.row if s.is_bomb(r)]) + len([d for d in s.deck if s.is_bomb(d)])
+        c["togo"] = togo
+        c["bombs_left"] = left
+        c["deck_empty_left_s"] = (600_000 - deck_empty_at) / 1000 if deck_empty_at is not None else -1
+        c["reason"] = 1.0 if (s.outcome and s.outcome.reason.value == "time-up") else 0.0
+        rows.append((won, c))
+    for label, sel in (("won", True), ("lost", False)):
+        g = [c for w, c in rows if w == sel]
+        if not g:
+            continue
+        keys = sorted({k for c in g for k in c})
+        print(f"{level} {label}: {len(g)} games")
+        for k in keys:
+            vals = [c.get(k, 0.0) for c in g]
+            print(f"  {k:18s} mean {st.mean(vals):7.2f}  median {st.median(vals):7.2f}")
+    print("win rate", sum(w for w, _ in rows) / n)
+
+
+if __name__ == "__main__":
+    run(
+        sys.argv[1],
+        int(sys.argv[2]),
+        sys.argv[3] if len(sys.argv) > 3 else "team",
+        int(sys.argv[4]) if len(sys.argv) > 4 else 3,
+    )
