@@ -24,10 +24,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from fusegame.env.actions import WAIT
-from fusegame.env.match import DEFAULT_PACE, Mask, Match, PaceOption, make_pace, split_options
+from fusegame.env.match import (
+    DEFAULT_PACE,
+    RENDER_MODES,
+    Mask,
+    Match,
+    PaceOption,
+    check_render_mode,
+    make_pace,
+    split_options,
+)
 from fusegame.rules.config import GameConfig
-
-RENDER_MODES = ("ansi", "human")
 
 
 def agent_name(seat: int) -> str:
@@ -42,6 +49,24 @@ def observation_space(match: Match) -> spaces.Dict:
     })
 
 
+def team_setup(env: Any, render_mode: str | None, pace: PaceOption, max_steps: int, structured: bool,
+               options: dict[str, Any]) -> None:
+    """What the AEC and Parallel environments set up alike: the options checked, the match, the
+    agents and their spaces (the same for every seat)."""
+    config, rest = split_options(options)
+    if rest:
+        raise TypeError(f"unknown option(s): {', '.join(sorted(rest))}")
+    env.render_mode = check_render_mode(render_mode)
+    env.structured = structured
+    env.match = Match(config, make_pace(pace), max_steps)
+    env.config = config
+    env.possible_agents = [agent_name(s) for s in range(config.players)]
+    env._seat = {a: s for s, a in enumerate(env.possible_agents)}
+    obs_space = observation_space(env.match)
+    env.observation_spaces = {a: obs_space for a in env.possible_agents}
+    env.action_spaces = {a: spaces.Discrete(env.match.table.size) for a in env.possible_agents}
+
+
 class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """FUSE (every game of the engine) as a PettingZoo AEC environment.
 
@@ -53,25 +78,21 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     ``infos[agent]["view"]``; default False, see ``structured_observation``) and ``render_mode``.
     """
 
+    render_mode: str | None
+    structured: bool
+    match: Match
+    config: GameConfig
+    possible_agents: list[str]
+    _seat: dict[str, int]
+    observation_spaces: dict[str, spaces.Space[Any]]
+    action_spaces: dict[str, spaces.Space[Any]]
+
     metadata = {"render_modes": list(RENDER_MODES), "name": "fuse_v0", "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, pace: PaceOption = DEFAULT_PACE,
                  max_steps: int = 20_000, structured: bool = False, **options: Any) -> None:
         super().__init__()
-        config, rest = split_options(options)
-        if rest:
-            raise TypeError(f"unknown option(s): {', '.join(sorted(rest))}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
-        self.render_mode = render_mode
-        self.structured = structured
-        self.match = Match(config, make_pace(pace), max_steps)
-        self.config: GameConfig = config
-        self.possible_agents = [agent_name(s) for s in range(config.players)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = observation_space(self.match)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.match.table.size) for a in self.possible_agents}
+        team_setup(self, render_mode, pace, max_steps, structured, options)
         self._waits = 0
         self.agents: list[str] = []
 
@@ -180,16 +201,10 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self.infos[a] = info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.match.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.match.show(self.render_mode)
 
     def close(self) -> None:
         pass
 
 
-__all__ = ["FuseAECEnv", "RENDER_MODES", "agent_name", "observation_space"]
+__all__ = ["FuseAECEnv", "RENDER_MODES", "agent_name", "observation_space", "team_setup"]

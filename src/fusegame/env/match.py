@@ -48,6 +48,16 @@ def make_pace(pace: PaceOption) -> Pace | None:
     return Pace(float(turn_s), float(die_s))
 
 
+#: The environments' render modes: the table as text, or printed.
+RENDER_MODES = ("ansi", "human")
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+    return render_mode
+
+
 def split_options(options: dict[str, Any]) -> tuple[GameConfig, dict[str, Any]]:
     """``GameConfig`` from the options it knows (or ``config=GameConfig(...)`` itself); the rest is
     returned for the environment."""
@@ -153,6 +163,17 @@ class Match:
     def render(self) -> str:
         return render_text(self.state)
 
+    def show(self, render_mode: str | None) -> str | None:
+        """What an environment's ``render()`` gives: the table as text (``"ansi"``), printed
+        (``"human"``, returns None), or nothing (None)."""
+        if render_mode is None:
+            return None
+        text = self.render()
+        if render_mode == "human":
+            print(text)
+            return None
+        return text
+
     # -- change --------------------------------------------------------------------------------
     def play(self, seat: int, index: int) -> int:
         """Perform the legal action ``index`` of ``seat`` (the caller checked the mask); return the
@@ -177,4 +198,5 @@ class Match:
         return self.score - before
 
 
-__all__ = ["CONFIG_OPTIONS", "DEFAULT_PACE", "Mask", "PaceOption", "Match", "make_pace", "split_options"]
+__all__ = ["CONFIG_OPTIONS", "DEFAULT_PACE", "RENDER_MODES", "check_render_mode", "Mask",
+           "PaceOption", "Match", "make_pace", "split_options"]

@@ -18,8 +18,8 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from fusegame.env.actions import WAIT
-from fusegame.env.aec import RENDER_MODES, agent_name, observation_space
-from fusegame.env.match import DEFAULT_PACE, Mask, Match, PaceOption, make_pace, split_options
+from fusegame.env.aec import RENDER_MODES, team_setup
+from fusegame.env.match import DEFAULT_PACE, Mask, Match, PaceOption
 from fusegame.rules.config import GameConfig
 from fusegame.rules.errors import IllegalAction
 
@@ -30,24 +30,20 @@ class FuseParallelEnv(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[mi
     """FUSE (every game of the engine) as a PettingZoo Parallel environment; the options are those
     of ``FuseAECEnv``."""
 
+    render_mode: str | None
+    structured: bool
+    match: Match
+    config: GameConfig
+    possible_agents: list[str]
+    _seat: dict[str, int]
+    observation_spaces: dict[str, spaces.Space[Any]]
+    action_spaces: dict[str, spaces.Space[Any]]
+
     metadata = {"render_modes": list(RENDER_MODES), "name": "fuse_parallel_v0"}
 
     def __init__(self, render_mode: str | None = None, pace: PaceOption = DEFAULT_PACE,
                  max_steps: int = 20_000, structured: bool = False, **options: Any) -> None:
-        config, rest = split_options(options)
-        if rest:
-            raise TypeError(f"unknown option(s): {', '.join(sorted(rest))}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
-        self.render_mode = render_mode
-        self.structured = structured
-        self.match = Match(config, make_pace(pace), max_steps)
-        self.config: GameConfig = config
-        self.possible_agents = [agent_name(s) for s in range(config.players)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = observation_space(self.match)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.match.table.size) for a in self.possible_agents}
+        team_setup(self, render_mode, pace, max_steps, structured, options)
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -140,13 +136,7 @@ class FuseParallelEnv(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[mi
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.match.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.match.show(self.render_mode)
 
     def close(self) -> None:
         pass

@@ -23,8 +23,16 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from fusegame.env.aec import RENDER_MODES
-from fusegame.env.match import DEFAULT_PACE, Mask, Match, PaceOption, make_pace, split_options
+from fusegame.env.match import (
+    DEFAULT_PACE,
+    RENDER_MODES,
+    Mask,
+    Match,
+    PaceOption,
+    check_render_mode,
+    make_pace,
+    split_options,
+)
 from fusegame.rng import Rng
 from fusegame.sim.game import POLICY_SALT
 from fusegame.sim.policies import Policy, get_policy
@@ -42,8 +50,7 @@ class FuseGymEnv(gym.Env[Any, np.int64]):
         config, rest = split_options(options)
         if rest:
             raise TypeError(f"unknown option(s): {', '.join(sorted(rest))}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        check_render_mode(render_mode)
         if not 0 <= seat < config.players:
             raise ValueError(f"there is no seat {seat} in a {config.players}-player game")
         self.render_mode = render_mode
@@ -131,13 +138,7 @@ class FuseGymEnv(gym.Env[Any, np.int64]):
         return self.match.structured(self.seat)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.match.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.match.show(self.render_mode)
 
 
 __all__ = ["FuseGymEnv"]
