@@ -48,7 +48,8 @@ def defuse(g: GameState, seat: int, hc: HandCard, ev: list[Event]) -> None:
     # and again as it ends: a "lose role ability" card turned over by an earlier player's
     # refill in the same Step 3 comes before this defusal is finished
     g.hook("on_bomb_defused", seat, ev)
-    ev.append(Event("bomb_defused", {"seat": seat, "card": hc.card, "points": g.bomb(hc.card).points}))
+    if g.listening:
+        ev.append(Event("bomb_defused", {"seat": seat, "card": hc.card, "points": g.bomb(hc.card).points}))
 
 
 def options(g: GameState) -> list[str]:
@@ -90,7 +91,8 @@ def take(g: GameState, a: Action, ev: list[Event]) -> None:
     else:
         g.row.remove(card)
     g.hands[seat].append(HandCard(card, g.bomb(card).shape.size))
-    ev.append(Event("card_taken", {"seat": seat, "card": card}))
+    if g.listening:
+        ev.append(Event("card_taken", {"seat": seat, "card": card}))
     if g.middle_has_bombs():
         if g.stacks is None:
             push(g, Refill(1))
@@ -120,7 +122,8 @@ def middle_changed(g: GameState, ev: list[Event]) -> None:
     elif g.phase is Phase.DISTRIBUTE and g.step3.clock_stop is None:
         # E.2: the clock stops now; the turn's remaining dice may still be placed
         g.step3.clock_stop = g.time_ms
-        ev.append(Event("clock_stopped", {"time_ms": g.time_ms}))
+        if g.listening:
+            ev.append(Event("clock_stopped", {"time_ms": g.time_ms}))
 
 
 @dataclass
@@ -147,7 +150,8 @@ class Refill(Pending):
         else:
             g.row.append(top)
             self.count -= 1
-            ev.append(Event("card_revealed", {"card": top}))
+            if g.listening:
+                ev.append(Event("card_revealed", {"card": top}))
             if not self.count:
                 self.finish(g)
         return True

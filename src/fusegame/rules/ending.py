@@ -72,5 +72,6 @@ def end(g: GameState, won: bool, reason: Termination, ev: list[Event]) -> None:
     g.outcome = Outcome(won, reason, score(won, left, points, len(g.fuses_activated), defused_sparks),
                         left, g.config.official)
     g.phase = Phase.OVER
-    ev.append(Event("game_won" if won else "game_lost",
-                    {"reason": reason.value, "score": g.outcome.score.total}))
+    if g.listening:
+        ev.append(Event("game_won" if won else "game_lost",
+                        {"reason": reason.value, "score": g.outcome.score.total}))

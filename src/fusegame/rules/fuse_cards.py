@@ -27,7 +27,8 @@ def activate(g: GameState, card_id: str, ev: list[Event]) -> None:
     f = g.fuse(card_id)
     g.fuses_activated.append(card_id)
     shows = f.symbol.split() if f.effect is FuseEffect.SYMBOL else []
-    ev.append(Event("fuse_activated", {"card": card_id, "effect": f.effect.value, "shows": shows}))
+    if g.listening:
+        ev.append(Event("fuse_activated", {"card": card_id, "effect": f.effect.value, "shows": shows}))
     if f.effect is FuseEffect.SYMBOL:
         removals.start_all(g, f.matches, removals.Cause.fuse(card_id, f.symbol), ev)
     elif f.effect is FuseEffect.SPARK:
@@ -86,7 +87,8 @@ class RollSix(Pending):
 
     def roll(self, g: GameState, face: int, ev: list[Event]) -> None:
         seat, self.rolling = self.rolling, EMPTY
-        ev.append(Event("six_rolled" if face == 6 else "not_six", {"seat": seat, "face": face}))
+        if g.listening:
+            ev.append(Event("six_rolled" if face == 6 else "not_six", {"seat": seat, "face": face}))
         if face == 6:
             self.seats.remove(seat)
             if not self.seats:

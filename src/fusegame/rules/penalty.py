@@ -80,7 +80,8 @@ def return_free(g: GameState, a: Action, ev: list[Event]) -> None:
     _part(g).free_return = False
     g.unused.remove(a.die)
     insort(g.bag, a.die)
-    ev.append(Event("die_returned_free", {"seat": a.seat, "die": die_view(g, a.die)}))
+    if g.listening:
+        ev.append(Event("die_returned_free", {"seat": a.seat, "die": die_view(g, a.die)}))
 
 
 def roll(g: GameState, die: int, face: int, ev: list[Event]) -> None:
@@ -91,7 +92,8 @@ def roll(g: GameState, die: int, face: int, ev: list[Event]) -> None:
     p.die = EMPTY
     p.free_return = False  # the free return comes before the first penalty roll
     colours = g.dice.colours[die]
-    ev.append(Event("penalty_rolled", {"die": die_view(g, die)}))
+    if g.listening:
+        ev.append(Event("penalty_rolled", {"die": die_view(g, die)}))
     removals.start_all(g, lambda c, n: bool(c & colours) or n == face, removals.Cause.penalty(g, die), ev)
     insort(g.bag, die)  # G-21: the rerolled die goes back into the bag
 

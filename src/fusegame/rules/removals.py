@@ -77,8 +77,9 @@ def remove_die(g: GameState, seat: int, die: int, cause: Cause, ev: list[Event])
     for hc in g.hands[seat]:
         if die in hc.dice:
             s = hc.dice.index(die)
-            ev.append(Event("die_returned", {"seat": seat, "die": die_view(g, die), "card": hc.card,
-                                             "slot": s, "cause": cause.to_json()}))
+            if g.listening:
+                ev.append(Event("die_returned", {"seat": seat, "die": die_view(g, die), "card": hc.card,
+                                                 "slot": s, "cause": cause.to_json()}))
             hc.set_slot(s, EMPTY, EMPTY, ())
             insort(g.bag, die)
             return

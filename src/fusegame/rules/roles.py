@@ -231,7 +231,8 @@ class Roles(Part):
         """"Until they defuse a bomb card": a lost role turns face up again."""
         if self.up and not self.up[seat]:
             self.up[seat] = True
-            ev.append(Event("role_restored", {"seat": seat}))
+            if g.listening:
+                ev.append(Event("role_restored", {"seat": seat}))
 
     def on_distribution_end(self, g: GameState) -> None:
         self.temp.clear()
@@ -277,24 +278,28 @@ class Roles(Part):
         """Carry out a checked ability action (a Rethrow leaves its dice to the next chance step)."""
         if isinstance(a, Name):
             self.named = a.value
-            ev.append(Event("role_used", {"seat": a.seat, "role": "name", "value": a.value}))
+            if g.listening:
+                ev.append(Event("role_used", {"seat": a.seat, "role": "name", "value": a.value}))
             return
         if isinstance(a, Recolour):
             self.temp[a.die] = BY_LETTER[a.colour]
             self.changed.append(a.die)
             self.uses += 1
-            ev.append(Event("role_used", {"seat": a.seat, "role": "recolour", "die": die_view(g, a.die),
-                                          "colour": a.colour}))
+            if g.listening:
+                ev.append(Event("role_used", {"seat": a.seat, "role": "recolour", "die": die_view(g, a.die),
+                                              "colour": a.colour}))
         elif isinstance(a, (Renumber, Flip)):
             face = a.face if isinstance(a, Renumber) else g.dice.opposite_face(g.faces[a.die])
             g.set_face(a.die, face)
             self.changed.append(a.die)
             self.uses += 1
-            ev.append(Event("role_used", {"seat": a.seat, "role": a.verb, "die": die_view(g, a.die)}))
+            if g.listening:
+                ev.append(Event("role_used", {"seat": a.seat, "role": a.verb, "die": die_view(g, a.die)}))
         elif isinstance(a, Rethrow):
             self.uses += 1
-            ev.append(Event("role_used", {"seat": a.seat, "role": "rethrow",
-                                          "dice": [die_view(g, d) for d in a.dice]}))
+            if g.listening:
+                ev.append(Event("role_used", {"seat": a.seat, "role": "rethrow",
+                                              "dice": [die_view(g, d) for d in a.dice]}))
             push(g, Rerolling(list(a.dice)))
 
 
@@ -391,7 +396,8 @@ class Rerolling(Pending):
     def land(self, g: GameState, faces: Sequence[int], ev: list[Event]) -> None:
         for d, f in zip(self.dice, faces):
             g.set_face(d, f)
-        ev.append(Event("dice_rerolled", {"dice": [die_view(g, d) for d in self.dice]}))
+        if g.listening:
+            ev.append(Event("dice_rerolled", {"dice": [die_view(g, d) for d in self.dice]}))
         self.finish(g)
 
     def outcomes(self, g: GameState) -> list[tuple[tuple[int, ...], float]]:

@@ -101,13 +101,16 @@ def draw(g: GameState, seat: int, ev: list[Event]) -> dict[int, tuple[int, ...]]
         if g.config.shuffle_sparks:
             g.rng.shuffle(pile)
         sp.deck, sp.discard = pile, []
-        ev.append(Event("sparks_turned_over", {"cards": len(pile)}))
+        if g.listening:
+            ev.append(Event("sparks_turned_over", {"cards": len(pile)}))
     if sp is not None and sp.deck:
         card = sp.deck.pop()
         g.hands[seat].append(HandCard(card, g.bomb(card).shape.size))
-        ev.append(Event("spark_drawn", {"seat": seat, "card": card}))
+        if g.listening:
+            ev.append(Event("spark_drawn", {"seat": seat, "card": card}))
         return {}
-    ev.append(Event("no_spark_left", {"seat": seat}))
+    if g.listening:
+        ev.append(Event("no_spark_left", {"seat": seat}))
     return removals.start(g, lambda c, n: True, removals.NO_SPARK, ev, (seat,))
 
 
@@ -204,7 +207,8 @@ def defuse_spark(g: GameState, seat: int, hc: HandCard, ev: list[Event]) -> None
     g.hands[seat].remove(hc)
     sp.discard.append(hc.card)
     sp.defused.append(hc.card)
-    ev.append(Event("spark_defused", {"seat": seat, "card": hc.card}))
+    if g.listening:
+        ev.append(Event("spark_defused", {"seat": seat, "card": hc.card}))
 
 
 def turn_down_hands(g: GameState, ev: list[Event]) -> None:
@@ -219,7 +223,8 @@ def turn_down_hands(g: GameState, ev: list[Event]) -> None:
                 if d != EMPTY:
                     insort(g.bag, d)
             sp.duds[seat].append(hc.card)
-            ev.append(Event("card_turned_down", {"seat": seat, "card": hc.card}))
+            if g.listening:
+                ev.append(Event("card_turned_down", {"seat": seat, "card": hc.card}))
 
 
 class Step4(Step):

@@ -123,6 +123,9 @@ class GameState:
         self.picks: list[Pick] = []  # defused bombs whose owners still take a replacement
         self.queue: list[Pending] = []  # pending decisions, in ``decisions.ORDER``
         self.outcome: Outcome | None = None
+        #: whether ``apply`` reports what happened; False builds no events (the simulator discards
+        #: them, and building their words' facts was a twentieth of a random game's time)
+        self.listening = True
         # -- the parts of the rules this game uses
         self.parts: dict[str, Part] = {}
         for name in config.parts:
@@ -384,6 +387,7 @@ class GameState:
         g.compiled, g.steps, g._limit_ms, g.quota = self.compiled, self.steps, self._limit_ms, self.quota
         g.time_ms, g.turn, g.leader, g.phase, g.outcome = (self.time_ms, self.turn, self.leader, self.phase,
                                                            self.outcome)
+        g.listening = self.listening
         g.rng = Rng(self.rng.state)
         g.faces = self.faces[:]
         g.types = self.types[:]

@@ -51,7 +51,8 @@ def roll(g: GameState, drawn: list[int], faces: Sequence[int], ev: list[Event]) 
     g.done = [False] * g.players
     g.phase = Phase.DISTRIBUTE
     g.hook("after_roll", drawn)
-    ev.append(Event("dice_rolled", {"leader": g.leader, "dice": [die_view(g, d) for d in drawn]}))
+    if g.listening:
+        ev.append(Event("dice_rolled", {"leader": g.leader, "dice": [die_view(g, d) for d in drawn]}))
 
 
 def _face_multisets(groups: list[tuple[int, int]]) -> Iterator[list[tuple[int, ...]]]:
@@ -166,22 +167,26 @@ def place(g: GameState, a: Action, ev: list[Event]) -> None:
     assert isinstance(a, Place)
     hc = g.hand_card(a.seat, a.card)
     assert hc is not None
-    die = die_view(g, a.die)  # as it was claimed (a temporary colour reverts once placed)
+    # as it was claimed (a temporary colour reverts once placed)
+    die = die_view(g, a.die) if g.listening else None
     for fn in g.hooks["on_placed"]:
         fn(g, a.die)
     hc.set_slot(a.slot, a.die, g.types[a.die], g.compiled[a.card].canon)
     g.taken[a.seat] += 1
     g.free.remove(a.die)
-    ev.append(Event("die_placed", {"seat": a.seat, "die": die, "card": a.card, "slot": a.slot}))
+    if g.listening:
+        ev.append(Event("die_placed", {"seat": a.seat, "die": die, "card": a.card, "slot": a.slot}))
     if hc.complete:
-        ev.append(Event("card_completed", {"seat": a.seat, "card": a.card}))
+        if g.listening:
+            ev.append(Event("card_completed", {"seat": a.seat, "card": a.card}))
         if g.step3 is None:  # FUSE defuses at once; Countdown waits for Step 3 (C.2)
             defusal.complete(g, a.seat, hc, ev)
 
 
 def done(g: GameState, a: Action, ev: list[Event]) -> None:
     g.done[a.seat] = True
-    ev.append(Event("seat_done", {"seat": a.seat}))
+    if g.listening:
+        ev.append(Event("seat_done", {"seat": a.seat}))
 
 
 class DistributeStep(TurnStep):
@@ -279,7 +284,8 @@ def next_step(g: GameState, ev: list[Event]) -> None:
 
 def end_turn(g: GameState, ev: list[Event]) -> None:
     """Step 5: the leader passes the bag to the left."""
-    ev.append(Event("turn_ended", {"turn": g.turn, "leader": g.leader}))
+    if g.listening:
+        ev.append(Event("turn_ended", {"turn": g.turn, "leader": g.leader}))
     g.turn += 1
     g.leader = (g.leader + 1) % g.players
     g.rolled = []

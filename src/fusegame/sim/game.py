@@ -69,6 +69,7 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
     """
     pace = pace or Pace()
     state = new_game(config, seed)
+    state.listening = False  # nothing here reads the events
     rng = Rng(seed).fork(POLICY_SALT)
     rec = GameRecord(config, seed) if record else None
     turn = -1
