@@ -86,6 +86,28 @@ def test_same_config_and_seed_same_game_and_events(players: int) -> None:
         assert a == b
 
 
+@pytest.mark.parametrize("options", [
+    {"players": 3}, {"game": "countdown", "players": 3, "difficulty": "expert"},
+    {"players": 4, "modules": ("roles", "bombs", "fuses", "sparks", "split-dice")}])
+def test_a_state_that_does_not_listen_plays_the_same_game_and_reports_nothing(
+        options: dict[str, object]) -> None:
+    # the simulator plays with events off; its games must be the games everyone else sees
+    config = make_config(**options)
+    heard, quiet = new_game(config, 11), new_game(config, 11)
+    quiet.listening = False
+    rng, clock, turn, events = Rng(3), 0, 0, 0
+    while not heard.is_over:
+        acts = heard.legal_actions()
+        assert acts == quiet.legal_actions()
+        if heard.turn != turn:
+            turn, clock = heard.turn, clock + 15_000
+        act = replace(acts[rng.below(len(acts))], at=max(clock, heard.time_ms))
+        events += len(heard.apply(act))
+        assert quiet.apply(act) == []
+        assert heard == quiet
+    assert quiet.is_over and quiet.outcome == heard.outcome and events > 0
+
+
 def test_different_seeds_differ() -> None:
     config = make_config(players=3)
     games = [json.dumps(new_game(config, s).to_dict(), sort_keys=True) for s in range(8)]
