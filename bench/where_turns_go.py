@@ -45,7 +45,7 @@ def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None
                     c["zero_turns"] += 1
                 turn = s.turn
                 placed_this = 0
-                at += pace.turn_ms(len(s.rolled))
+                at += pace.turn_of(s)
                 c["turns"] += 1
                 c["rolled"] += len(s.rolled)
                 s.apply_unchecked(Tick(-1, at))

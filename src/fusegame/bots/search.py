@@ -29,6 +29,7 @@ from fusegame.rng import Rng
 from fusegame.rules import defusal
 from fusegame.rules.actions import Action, Done, Place, TakeCard, Tick, with_time
 from fusegame.rules.state import GameState
+from fusegame.sim.game import Pace
 
 #: Score of a position won (lost) inside the horizon: far beyond any difference in work.
 WIN_BONUS = 1000.0
@@ -189,11 +190,11 @@ class SearchPolicy:
         stop = state.turn + self.budget.horizon
         turn = g.turn
         at = g.time_ms
-        b = self.budget
+        pace = Pace(self.budget.turn_seconds, self.budget.die_seconds)
         while not g.is_over and g.turn < stop:
             if g.turn != turn:
                 turn = g.turn
-                at += round((b.turn_seconds + b.die_seconds * len(g.rolled)) * 1000)
+                at += pace.turn_of(g)
                 g.apply_unchecked(Tick(-1, at))
                 if g.is_over:
                     break

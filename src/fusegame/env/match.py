@@ -116,7 +116,7 @@ class Match:
         if self.pace is None or g.is_over or g.turn == self._turn:
             return
         self._turn = g.turn
-        self._at += self.pace.turn_ms(len(g.rolled))
+        self._at += self.pace.turn_of(g)
         g.apply_unchecked(Tick(-1, self._at))
 
     def _score(self) -> int:

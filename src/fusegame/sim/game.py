@@ -17,6 +17,7 @@ from fusegame.rules.actions import Tick
 from fusegame.rules.config import GameConfig
 from fusegame.rules.outcome import Outcome, score
 from fusegame.rules.state import GameState, new_game
+from fusegame.rules.turn import dice_to_draw
 from fusegame.sim.policies import Policy
 
 #: Salt that separates the policy's generator from the game's own (both derive from the seed).
@@ -36,6 +37,12 @@ class Pace:
 
     def turn_ms(self, dice_rolled: int) -> int:
         return round((self.turn_seconds + self.die_seconds * dice_rolled) * 1000)
+
+    def turn_of(self, state: GameState) -> int:
+        """The time the turn ``state`` has just begun costs: its dice are those rolled already, or
+        those the leader is about to roll (a Countdown turn begins with the leader's decisions and
+        rolls after them; charging only the dice already out gave those turns no die seconds)."""
+        return self.turn_ms(len(state.rolled) or dice_to_draw(state))
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
             turn = state.turn
             if turn > max_turns:
                 break
-            at += pace.turn_ms(len(state.rolled))
+            at += pace.turn_of(state)
             # the turn's time passes once; legal actions then carry it (state.time_ms)
             tick = Tick(-1, at)
             state.apply_unchecked(tick)
