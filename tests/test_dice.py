@@ -117,3 +117,12 @@ def test_every_way_of_drawing_gives_the_reference_numbers(bound: int) -> None:
                 assert words._below_words(n) == expected and words.state == state
             else:
                 words = Rng(state)
+
+
+def test_both_ways_of_drawing_a_whole_word_agree() -> None:
+    # next64 on words (the compiled engine's way) and on integers (plain Python's) step the state alike
+    for seed in [0, 7, (1 << 63) + 11, (1 << 64) - 1]:
+        words, drawn = Rng(seed), Rng(seed)
+        for _ in range(200):
+            assert int(words._next()) & ((1 << 64) - 1) == drawn.next64()
+            assert words.state == drawn.state

@@ -72,7 +72,13 @@ class Rng:
 
     def next64(self) -> int:
         """The next output, an unsigned 64-bit integer."""
-        return int(self._next()) & _MASK64
+        if _NATIVE:
+            return int(self._next()) & _MASK64
+        u = (int(self._s) + 0x9E3779B97F4A7C15) & _MASK64
+        self._s = ((u + _TWO63) & _MASK64) - _TWO63
+        z = ((u ^ (u >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
