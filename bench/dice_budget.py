@@ -45,6 +45,8 @@ def main() -> None:
     ap.add_argument("--die", type=float, default=Pace().die_seconds, help="seconds a die rolled")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
+    if a.turn < 0 or a.die <= 0:
+        ap.error("--turn must be 0 or more seconds and --die more than 0")
     pace = Pace(turn_seconds=a.turn, die_seconds=a.die)
     games = ["fuse", "countdown"] if a.game == "both" else [a.game]
     out: list[dict[str, object]] = []

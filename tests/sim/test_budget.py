@@ -128,3 +128,11 @@ def test_every_turn_is_charged_for_the_dice_it_rolls(game: str, players: int) ->
     assert len(played) >= 20
     for turn in played:
         assert charged[turn] == pace.turn_ms(rolls[turn]), turn
+
+
+def test_a_pace_that_takes_no_time_is_refused_rather_than_counted_for_ever() -> None:
+    with pytest.raises(ValueError):
+        dice_rollable(3, 600_000, Pace(turn_seconds=0.0, die_seconds=0.0))
+    with pytest.raises(ValueError):
+        slowest_pace(3, 600_000, 100, die_seconds=0.0)
+    assert dice_rollable(3, 600_000, Pace(turn_seconds=12.0, die_seconds=0.0)) == 3 * 49

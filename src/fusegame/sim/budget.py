@@ -48,6 +48,8 @@ def dice_rollable(players: int, limit_ms: int, pace: Pace, bonus_seat: int | Non
     the clock leaves for dice once ``T`` turns have paid their fixed time."""
     fixed_ms = pace.turn_seconds * 1000
     die_ms = pace.die_seconds * 1000
+    if fixed_ms <= 0 and die_ms <= 0:
+        raise ValueError("a pace that takes no time lets a table roll without end")
     best = cap = turns = leader = 0
     while True:
         turns += 1
@@ -64,7 +66,9 @@ def dice_rollable(players: int, limit_ms: int, pace: Pace, bonus_seat: int | Non
 def slowest_pace(players: int, limit_ms: int, need: int, bonus_seat: int | None = None,
                  die_seconds: float = 1.0) -> float:
     """The most seconds a turn (plus ``die_seconds`` a die) at which the clock still lets the table
-    roll ``need`` dice; 0.0 when no pace does."""
+    roll ``need`` dice; 0.0 when no pace does (``die_seconds`` must be above 0)."""
+    if die_seconds <= 0:
+        raise ValueError("the slowest pace is sought with some seconds a die")
     lo, hi = 0.0, 120.0
     if dice_rollable(players, limit_ms, Pace(turn_seconds=lo, die_seconds=die_seconds),
                      bonus_seat) < need:
