@@ -1,19 +1,22 @@
 """Benchmark: one batch on one process and on several, in games per second, with the same numbers.
 
     python bench/workers.py [--policy team] [--players 4] [--difficulty standard] [--games 60]
-                            [--seed 1] [--workers 2,4]
+                            [--seed 1] [--workers 2,4] [--batches 1]
 
 Plays the batch once in this process (a fresh policy, as ``fuse sim --workers 1`` does) and once
 per worker count (fresh worker processes, as ``fuse sim --workers N`` does: their start-up and
 warm-up are part of the time), prints games per second and the speed-up over one process, and
 checks that every statistic but the speed is identical. Exit status 1 if any differs. The worker
-counts default to 2, then doubling, up to the number of CPUs. Examples::
+counts default to 2, then doubling, up to the number of CPUs. With ``--batches K`` each runner
+plays the batch K times, as ``fuse sim`` does over the cells of a matrix: the first batch pays for
+starting the workers (and Ray), the later ones ("warm") run on workers that are up and warm. Examples::
 
     python bench/workers.py                              # team planner, 4 players, Standard, 60 games
     python bench/workers.py --policy greedy --games 600
     python bench/workers.py --workers 2,3,4 --games 120
     python bench/workers.py --ray --workers 2            # also as Ray tasks on a local Ray instance
                                                          # (pip install fusegame[cluster])
+    python bench/workers.py --ray --batches 3            # start-up apart from the warm speed
 
 Efficiency is the speed-up divided by the number of workers. Which engine runs (compiled or plain
 Python) is printed first: a compiled install runs compiled in every worker and Ray task too.
@@ -61,6 +64,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ray", action="store_true",
                     help="also run each worker count as Ray tasks on a local Ray instance started here")
+    ap.add_argument("--batches", type=int, default=1,
+                    help="batches each runner plays in a row; the later ones are timed as warm (default 1)")
     ap.add_argument("--workers", default=None,
                     help="worker counts to compare with one process, comma-separated (default: 2, "
                          "doubling, up to the CPU count)")
@@ -70,8 +75,8 @@ def main() -> int:
                             game=args.game)  # type: ignore[arg-type]
         policy = get_policy(args.policy)
         counts = _counts(args.workers)
-        if args.games < 1 or any(n < 1 for n in counts):
-            raise ValueError("--games and --workers must be at least 1")
+        if args.games < 1 or args.batches < 1 or any(n < 1 for n in counts):
+            raise ValueError("--games, --batches and --workers must be at least 1")
     except (ConfigError, ValueError) as e:
         print(f"workers.py: error: {e}", file=sys.stderr)
         return 2
@@ -86,16 +91,26 @@ def main() -> int:
     ok = True
     for backend in ("processes", "ray") if args.ray else ("processes",):
         for n in counts:
+            rates: list[float] = []
+            identical = True
             start = time.perf_counter()
             with BatchRunner(args.policy, workers=n,
                              ray_address="local" if backend == "ray" else None) as runner:
-                stats = runner.run(config, args.games, args.seed)
-            rate = args.games / (time.perf_counter() - start)  # start-up and shutdown included
-            same = _same(base, stats)
-            ok &= same
+                for _ in range(args.batches):
+                    stats = runner.run(config, args.games, args.seed)
+                    now = time.perf_counter()
+                    rates.append(args.games / (now - start))  # the first: start-up included
+                    start = now
+                    identical &= _same(base, stats)
             label = f"{n} workers" if backend == "processes" else f"{n} Ray CPUs"
-            print(f"  {label}: {rate:7.2f} games/s   speed-up {rate / base_rate:.2f}x   "
-                  f"efficiency {rate / base_rate / n:.0%}   statistics {'identical' if same else 'DIFFER'}")
+            line = (f"  {label}: {rates[0]:7.2f} games/s   speed-up {rates[0] / base_rate:.2f}x   "
+                    f"efficiency {rates[0] / base_rate / n:.0%}")
+            if len(rates) > 1:
+                warm = sum(rates[1:]) / len(rates[1:])
+                line += (f"   warm {warm:7.2f} games/s, speed-up {warm / base_rate:.2f}x, "
+                         f"efficiency {warm / base_rate / n:.0%}")
+            ok &= identical
+            print(f"{line}   statistics {'identical' if identical else 'DIFFER'}")
     return 0 if ok else 1
 
 
