@@ -6,7 +6,7 @@ from itertools import product
 
 import pytest
 
-from fusegame import GameConfig, Place, builtin_catalogue, new_game
+from fusegame import Done, GameConfig, Place, builtin_catalogue, new_game
 from fusegame.cards.notation import parse
 from fusegame.constraints import EMPTY, CompiledCard, random_partial_state
 from fusegame.dice import RED, DiceSet, die_type, type_colours, type_face
@@ -94,6 +94,10 @@ def test_legal_actions_is_a_sequence_of_the_same_actions_however_it_is_read() ->
     assert acts[-1] == listed[-1] and acts[1:3] == listed[1:3]
     assert acts == listed and listed[0] in acts
     assert any(isinstance(a, Place) for a in acts)
+    # each seat's Done is kept as its seat and built when read: a real action, stamped like the rest
+    dones = [a for a in acts if isinstance(a, Done)]
+    assert [d.seat for d in dones] == [0, 1] and all(d.at == game.time_ms for d in dones)
+    assert [acts[i] for i in range(len(acts)) if isinstance(acts[i], Done)] == dones
     with pytest.raises(IndexError):
         acts[len(acts)]
     # every seat's own list is the part of the whole that belongs to it

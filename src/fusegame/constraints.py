@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Final
 
 from fusegame.cards.model import CardShape, Clause, Comparison, Group, GroupTest, PredKind, Rel
 from fusegame.dice import COLOUR_SETS, N_TYPES, type_colours, type_face
 from fusegame.rng import Rng
 
 State = tuple[int, ...]
-EMPTY = -1
+#: An empty slot in a card state (a ``Final`` literal: the compiled engine inlines it).
+EMPTY: Final = -1
 _MEMO_LIMIT = 20_000  # card states remembered per card before its memo starts afresh (bounds memory)
 
 

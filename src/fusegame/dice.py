@@ -10,8 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Final
 
-RED, BLUE, GREEN, YELLOW, BLACK = 1, 2, 4, 8, 16
+RED: Final = 1
+BLUE: Final = 2
+GREEN: Final = 4
+YELLOW: Final = 8
+BLACK: Final = 16
 COLOURS: tuple[int, ...] = (RED, BLUE, GREEN, YELLOW, BLACK)
 LETTERS: dict[int, str] = {RED: "R", BLUE: "B", GREEN: "G", YELLOW: "Y", BLACK: "K"}
 NAMES: dict[int, str] = {RED: "red", BLUE: "blue", GREEN: "green", YELLOW: "yellow", BLACK: "black"}
@@ -21,7 +26,7 @@ FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 #: Colour sets in type order: the five single colours, then the ten split pairs.
 COLOUR_SETS: tuple[int, ...] = COLOURS + tuple(a | b for a, b in combinations(COLOURS, 2))
 SET_INDEX: dict[int, int] = {m: i for i, m in enumerate(COLOUR_SETS)}
-N_TYPES = len(COLOUR_SETS) * 6
+N_TYPES: Final = len(COLOUR_SETS) * 6
 
 #: Default opposite faces (1-6, 2-4, 3-5), as observed on the printed dice; configurable.
 DEFAULT_OPPOSITE: dict[int, int] = {1: 6, 6: 1, 2: 4, 4: 2, 3: 5, 5: 3}

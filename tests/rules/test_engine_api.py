@@ -108,6 +108,23 @@ def test_a_state_that_does_not_listen_plays_the_same_game_and_reports_nothing(
     assert quiet.is_over and quiet.outcome == heard.outcome and events > 0
 
 
+def test_games_from_one_configuration_share_card_tables_and_no_other_game_gets_them() -> None:
+    # a simulation makes every game of a batch from one configuration: its card look-ups are built
+    # once; a configuration that plays differently must never be handed another's tables
+    config = make_config(players=3)
+    a, b = new_game(config, 1), new_game(config, 2)
+    assert a.compiled is b.compiled
+    card = a.hands[0][0].card
+    assert a.card_rules(card) is b.card_rules(card)
+    again = new_game(make_config(players=3), 1)  # an equal configuration, another object
+    assert again.compiled == a.compiled and again == a
+    loose = new_game(make_config(players=3, feasibility=False), 1)
+    assert loose.card_rules(card) is not a.card_rules(card)
+    assert not loose.card_rules(card).feasibility and a.card_rules(card).feasibility
+    countdown = new_game(make_config(game="countdown", players=3), 1)
+    assert countdown.compiled.keys() != a.compiled.keys()
+
+
 def test_different_seeds_differ() -> None:
     config = make_config(players=3)
     games = [json.dumps(new_game(config, s).to_dict(), sort_keys=True) for s in range(8)]

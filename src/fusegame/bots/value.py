@@ -25,18 +25,19 @@ from __future__ import annotations
 import zlib
 from bisect import bisect_right
 from collections.abc import Sequence
+from typing import Final
 
 from fusegame.constraints import EMPTY, CompiledCard, State, memo_limit
 from fusegame.dice import DiceSet, die_type
 from fusegame.rng import Rng
 
 #: ``draws`` of a state no die can ever complete (possible only without the feasibility rule).
-HOPELESS = 500.0
+HOPELESS: Final = 500.0
 #: A card whose states reachable from empty outnumber this is "big": its states with more than
 #: one empty slot are estimated by roll-outs, the rest solved exactly.
-EXACT_BUDGET = 400
+EXACT_BUDGET: Final = 400
 #: Roll-outs that estimate a state of a card too large to solve exactly.
-ROLLOUTS = 10
+ROLLOUTS: Final = 10
 
 
 class _Budget(Exception):

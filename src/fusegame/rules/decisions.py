@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from mypy_extensions import trait
 
-from fusegame.rules.actions import Action, Place
+from fusegame.rules.actions import Action, Done, Place
 from fusegame.rules.errors import IllegalAction, NotYourDecision
 from fusegame.rules.schema import Part
 
@@ -49,7 +49,10 @@ class Decision:
 #: action per slot. A plain tuple, because the legal actions of every position hold dozens of them.
 Placements = tuple[int, int, str, tuple[int, ...]]
 
-Legal = list[Action | Placements]
+#: A seat's ``Done``, as its seat number: every seat that may still place has one at every step.
+DoneOf = int
+
+Legal = list[Action | Placements | DoneOf]
 
 
 @trait
@@ -134,7 +137,8 @@ class LegalActions(Sequence[Action]):
     """The legal actions of a position, as a sequence of ``Action`` values.
 
     Placements are kept as one entry per (seat, die, card) with the card's tuple of legal slots,
-    and become ``Place`` objects only when looked at: a policy that picks one action builds one.
+    and a seat's ``Done`` as the seat's number; both become actions only when looked at: a policy
+    that picks one action builds one.
     """
 
     __slots__ = ("_items", "_at", "_n")
@@ -167,7 +171,7 @@ class LegalActions(Sequence[Action]):
                     return Place(x[0], self._at, x[1], x[2], x[3][i])
                 i -= k
             elif i == 0:
-                return x  # type: ignore[return-value]
+                return Done(x, self._at) if type(x) is int else x  # type: ignore[return-value]
             else:
                 i -= 1
         raise IndexError(i)  # unreachable: the counts agree
@@ -179,6 +183,8 @@ class LegalActions(Sequence[Action]):
                 seat, die, card, slots = x
                 for slot in slots:
                     yield Place(seat, at, die, card, slot)
+            elif type(x) is int:
+                yield Done(x, at)
             else:
                 yield x  # type: ignore[misc]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from fusegame.cards.model import Ability
 from fusegame.dice import BY_LETTER, COLOURS, LETTERS, colours_text, die_type
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from fusegame.rules.state import GameState
 
 #: The most rerolls an Explosives Instructor may make in a turn.
-MAX_REROLLS = 3
+MAX_REROLLS: Final = 3
 NAMING = (Ability.CUTTER, Ability.OPERATIONS_ENGINEER)
 #: The verbs of the role abilities.
 VERBS: tuple[str, ...] = ("name", "recolour", "renumber", "flip", "rethrow")

@@ -64,6 +64,35 @@ HOOKS = ("after_roll", "on_placed", "on_bomb_defused", "on_distribution_end", "o
 _COMPILED: dict[tuple[str, str, int, bool], CompiledCard] = {}
 STATE_VERSION = 2
 
+#: A game's look-ups of its cards by id: bombs, sparks, both, fuses, roles, and compiled tables.
+#: Never changed once built, so games made from one configuration share them (clones too).
+CardLookups = tuple[dict[str, BombCard], dict[str, BombCard], dict[str, BombCard], dict[str, FuseCard],
+                    dict[str, RoleCard], dict[str, CompiledCard]]
+#: The look-ups of the configurations games were last made from, by identity (a simulation makes
+#: every game of a batch from one configuration: building them was a twentieth of a random game).
+_LOOKUPS: dict[int, tuple[GameConfig, CardLookups]] = {}
+_LOOKUPS_KEPT = 32
+
+
+def card_lookups(config: GameConfig, dice: DiceSet) -> CardLookups:
+    """The look-ups of a game of ``config`` played with ``dice``."""
+    catalogue = config.catalogue
+    bombs = {b.id: b for b in catalogue.bombs}
+    sparks_ = {b.id: b for b in catalogue.sparks}
+    cards = {**bombs, **sparks_}
+    in_play = dice.types_in_play
+    return (bombs, sparks_, cards, {f.id: f for f in catalogue.fuses}, {r.id: r for r in catalogue.roles},
+            {b.id: compiled(b, in_play, config.feasibility) for b in cards.values()})
+
+
+def _shared_lookups(config: GameConfig) -> CardLookups:
+    hit = _LOOKUPS.get(id(config))
+    if hit is None or hit[0] is not config:  # an id is reused once its configuration is gone
+        if len(_LOOKUPS) >= _LOOKUPS_KEPT:
+            _LOOKUPS.clear()
+        hit = _LOOKUPS[id(config)] = (config, card_lookups(config, config.dice_set))
+    return hit[1]
+
 
 def compiled(card: BombCard, types_in_play: int, feasibility: bool) -> CompiledCard:
     """The compiled tables of a card (shared by every game with the same dice and rules)."""
@@ -89,14 +118,9 @@ class GameState:
         self.config = config
         self.catalogue: Catalogue = config.catalogue
         self.dice = dice or config.dice_set
-        self._bombs = {b.id: b for b in self.catalogue.bombs}
-        self._sparks = {b.id: b for b in self.catalogue.sparks}
-        self._cards = {**self._bombs, **self._sparks}
-        self._fuses = {f.id: f for f in self.catalogue.fuses}
-        self._roles = {r.id: r for r in self.catalogue.roles}
-        in_play = self.dice.types_in_play
-        #: card id -> its compiled legality tables (``card_rules``), shared with every game like it
-        self.compiled = {b.id: compiled(b, in_play, config.feasibility) for b in self._cards.values()}
+        lookups = _shared_lookups(config) if dice is None else card_lookups(config, self.dice)
+        #: ``compiled``: card id -> its compiled legality tables (``card_rules``)
+        self._bombs, self._sparks, self._cards, self._fuses, self._roles, self.compiled = lookups
         self.steps = config.turn_steps
         self._limit_ms = None if config.time_limit is None else config.time_limit * 1000
         n = config.players

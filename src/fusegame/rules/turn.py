@@ -255,7 +255,7 @@ class DistributeStep(TurnStep):
                         acts.append((s, d, card, slots))
                         n += len(slots) - 1
             if may:
-                acts.append(Done(s, at))
+                acts.append(s)  # Done, built when looked at (LegalActions)
         return LegalActions(acts, at, len(acts) + n)
 
     def run(self, g: GameState, ev: list[Event], chance: bool) -> bool:

@@ -10,6 +10,7 @@ and a win scores the time left after its turn, as at a real table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from fusegame.record import GameRecord
 from fusegame.rng import Rng
@@ -21,7 +22,7 @@ from fusegame.rules.turn import dice_to_draw
 from fusegame.sim.policies import Policy
 
 #: Salt that separates the policy's generator from the game's own (both derive from the seed).
-POLICY_SALT = 0x5EED_B07
+POLICY_SALT: Final = 0x5EED_B07
 
 
 @dataclass(frozen=True)
