@@ -17,7 +17,7 @@ and ``apply_chance``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from fusegame.cards.catalogue import Catalogue
 from fusegame.cards.model import Ability, BombCard, FuseCard, RoleCard
@@ -68,10 +68,10 @@ STATE_VERSION = 2
 #: Never changed once built, so games made from one configuration share them (clones too).
 CardLookups = tuple[dict[str, BombCard], dict[str, BombCard], dict[str, BombCard], dict[str, FuseCard],
                     dict[str, RoleCard], dict[str, CompiledCard]]
-#: The look-ups of the configurations games were last made from, by identity (a simulation makes
-#: every game of a batch from one configuration: building them was a twentieth of a random game).
+#: The look-ups of the configurations games were last made from, by identity: a simulation makes
+#: every game of a batch from one configuration, and builds them once instead of for every game.
 _LOOKUPS: dict[int, tuple[GameConfig, CardLookups]] = {}
-_LOOKUPS_KEPT = 32
+_LOOKUPS_KEPT: Final = 32
 
 
 def card_lookups(config: GameConfig, dice: DiceSet) -> CardLookups:
