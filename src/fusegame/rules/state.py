@@ -70,6 +70,7 @@ CardLookups = tuple[dict[str, BombCard], dict[str, BombCard], dict[str, BombCard
                     dict[str, RoleCard], dict[str, CompiledCard]]
 #: The look-ups of the configurations games were last made from, by identity: a simulation makes
 #: every game of a batch from one configuration, and builds them once instead of for every game.
+#: Each entry keeps its configuration alive, so no other object can take its id while it is here.
 _LOOKUPS: dict[int, tuple[GameConfig, CardLookups]] = {}
 _LOOKUPS_KEPT: Final = 32
 
@@ -87,7 +88,7 @@ def card_lookups(config: GameConfig, dice: DiceSet) -> CardLookups:
 
 def _shared_lookups(config: GameConfig) -> CardLookups:
     hit = _LOOKUPS.get(id(config))
-    if hit is None or hit[0] is not config:  # an id is reused once its configuration is gone
+    if hit is None:
         if len(_LOOKUPS) >= _LOOKUPS_KEPT:
             _LOOKUPS.clear()
         hit = _LOOKUPS[id(config)] = (config, card_lookups(config, config.dice_set))
