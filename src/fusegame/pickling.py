@@ -3,9 +3,10 @@
 Worker processes and Ray tasks send results (``GameResult``, ``Outcome``, actions, cards) back through
 pickle. A frozen dataclass compiled by mypyc has no ``__dict__`` and refuses the attribute assignments
 that pickle's default restore makes, so each one is registered here with a reducer that rebuilds it
-attribute by attribute (``object.__setattr__``, as a frozen dataclass's own ``__init__`` does). In the
-plain Python engine the classes pickle by default and nothing is registered. Importing this module
-registers every frozen value of the engine; ``fusegame.sim.parallel`` does so on both sides.
+attribute by attribute (``object.__setattr__``, as a frozen dataclass's own ``__init__`` does), or
+through its ``__init__`` where the class writes its own (the actions). In the plain Python engine the
+classes pickle by default and nothing is registered. Importing this module registers every frozen
+value of the engine; ``fusegame.sim.parallel`` does so on both sides.
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ def _restore(cls: type[Any], names: tuple[str, ...], values: tuple[Any, ...]) ->
 
 
 def _reduce(obj: Any) -> tuple[Any, ...]:
-    names: tuple[str, ...] = tuple(type(obj).__mypyc_attrs__)
+    cls = type(obj)
+    if not cls.__dataclass_params__.init:
+        # a class that writes its own __init__ (the actions) takes every field in order; its
+        # compiled __new__ runs that __init__, so it cannot be built empty and filled in
+        return cls, tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+    names: tuple[str, ...] = tuple(cls.__mypyc_attrs__)
     names = tuple(n for n in names if n != "__dict__")
     return _restore, (type(obj), names, tuple(getattr(obj, n) for n in names))
 

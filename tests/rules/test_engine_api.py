@@ -318,6 +318,32 @@ def test_actions_print_and_parse_back() -> None:
     assert str(Place(0, 15200, 12, "F07", 2)) == "p0 place d12 F07 s3 @15200"
 
 
+def test_every_action_builds_from_its_fields_by_position_and_by_name_and_stays_frozen() -> None:
+    # the actions built at every step write their own __init__ (for speed); each must take exactly
+    # the dataclass's fields, in order, with the same defaults, and refuse changes afterwards
+    from dataclasses import MISSING, FrozenInstanceError, fields
+
+    from fusegame.rules.actions import ACTIONS
+    for verb, cls in ACTIONS.items():
+        fs = fields(cls)
+        assert [f.name for f in fs[:2]] == ["seat", "at"], verb
+        defaults = {f.name: f.default for f in fs if f.default is not MISSING}
+        assert cls(3) == cls(3, **defaults), verb
+        # a distinct value for every field, of the field's type, so that a swap would show
+        values: list[object] = [2, 41]
+        for i, f in enumerate(fs[2:]):
+            values.append({int: 10 + i, str: f"v{i}", tuple: (4 + i, 7)}[type(f.default)])
+        by_position = cls(*values)
+        by_name = cls(**{f.name: v for f, v in zip(fs, values, strict=True)})
+        assert by_position == by_name and hash(by_position) == hash(by_name), verb
+        assert [getattr(by_name, f.name) for f in fs] == values, verb
+        assert replace(by_name, at=99).at == 99 and by_name.at == 41, verb
+        with pytest.raises(FrozenInstanceError):
+            by_name.seat = 5  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            cls(*values, 0)
+
+
 # ----------------------------------------------------------------------------- serialisation
 def find_die_returned_mid_turn() -> GameState:
     """A DISTRIBUTE state in which a die rolled this turn was placed and has already gone back to the

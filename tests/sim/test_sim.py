@@ -177,3 +177,26 @@ def test_countdown_batches_are_deterministic() -> None:
     assert {k: v for k, v in a.to_dict().items() if k != "games_per_second"} == {
         k: v for k, v in b.to_dict().items() if k != "games_per_second"}
     assert a.games == 4 and a.mean_turns > 0
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "team", "search:2x1p2"])
+@pytest.mark.parametrize("kw", [
+    {"players": 1}, {"players": 4}, {"game": "countdown", "players": 2, "difficulty": "expert"},
+    {"game": "countdown", "players": 4}, {"game": "integrated", "players": 4},
+], ids=["fuse-1", "fuse-4", "countdown-2", "countdown-4", "integrated-4"])
+def test_games_leave_no_reference_cycles(policy: str, kw: dict[str, object]) -> None:
+    # simulations freeze what survives a game without a full collection (sim.batch.freeze_survivors),
+    # so a cycle made during a game could outlive it for good: the engine and its bots make none
+    import gc
+    config = GameConfig(**kw)  # type: ignore[arg-type]
+    p = get_policy(policy)
+    games = 1 if policy.startswith("search") else 3
+    gc.collect()
+    gc.disable()
+    try:
+        for i in range(games):
+            play_game(config, game_seed(5, i), p, Pace())
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found == 0

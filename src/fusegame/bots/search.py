@@ -154,24 +154,9 @@ class SearchPolicy:
                 for o in base._options(state, s, {}, free)]
             opts.sort(key=lambda x: (-x[0], str(x[2])))
             per_seat.append(opts[:6])  # the best few per seat: the rest never make a top plan
-        found: list[tuple[float, list[tuple[bool, Action]]]] = []
-
-        def go(i: int, used: frozenset[int], v: float, chosen: list[tuple[bool, Action]]) -> None:
-            if i == len(seats):
-                total = v - sum(pen.get(d, 0.0) for d in free if d not in used)
-                found.append((total, list(chosen)))
-                return
-            s = seats[i]
-            chosen.append((False, Done(s, state.time_ms)))
-            go(i + 1, used, v - base._shortfall_cost(state, s, state.taken[s]), chosen)
-            chosen.pop()
-            for gain, d, a, completes in per_seat[i]:
-                if d not in used:
-                    chosen.append((completes, a))
-                    go(i + 1, used | {d}, v + gain, chosen)
-                    chosen.pop()
-
-        go(0, frozenset(), 0.0, [])
+        plans = _PlanSearch(base, state, seats, free, pen, per_seat)
+        plans.go(0, frozenset(), 0.0, [])
+        found = plans.found
         found.sort(key=lambda x: (-x[0], [str(a) for _, a in x[1]]))
         out: list[list[Action]] = []
         for _, chosen in found[:n]:
@@ -239,6 +224,38 @@ class SearchPolicy:
             works.sort()
             del works[len(works) - min(len(works), 2 * g.players):]
         return -sum(works)
+
+
+class _PlanSearch:
+    """The enumeration of ``SearchPolicy.top_plans``: for every seat in order, pass or one of its
+    best few placements of a die not yet used. (A class, not a nested function: a nested function
+    that calls itself is a reference cycle, which only the collector frees.)"""
+
+    def __init__(self, base: TeamPlanner, state: GameState, seats: list[int], free: list[int],
+                 pen: dict[int, float], per_seat: list[list[tuple[float, int, Action, bool]]]) -> None:
+        self.base = base
+        self.state = state
+        self.seats = seats
+        self.free = free
+        self.pen = pen
+        self.per_seat = per_seat
+        self.found: list[tuple[float, list[tuple[bool, Action]]]] = []
+
+    def go(self, i: int, used: frozenset[int], v: float, chosen: list[tuple[bool, Action]]) -> None:
+        state, seats = self.state, self.seats
+        if i == len(seats):
+            total = v - sum(self.pen.get(d, 0.0) for d in self.free if d not in used)
+            self.found.append((total, list(chosen)))
+            return
+        s = seats[i]
+        chosen.append((False, Done(s, state.time_ms)))
+        self.go(i + 1, used, v - self.base._shortfall_cost(state, s, state.taken[s]), chosen)
+        chosen.pop()
+        for gain, d, a, completes in self.per_seat[i]:
+            if d not in used:
+                chosen.append((completes, a))
+                self.go(i + 1, used | {d}, v + gain, chosen)
+                chosen.pop()
 
 
 def determinise(state: GameState, seed: int) -> GameState:

@@ -399,38 +399,10 @@ class TeamPlanner:
     def _search(self, state: GameState, seats: list[int], caps: dict[int, int], free: list[int]) -> Plan:
         """Some seat may take several dice: search placement sequences, die by die."""
         pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
-        k = self.w.branch
-        best_choices: list[tuple[int, Option]] = []
-        best_value = [-1e18]
-
-        def go(i: int, keys: dict[int, dict[str, tuple[int, ...]]], caps: dict[int, int],
-               took: dict[int, int], v: float, chosen: list[tuple[int, Option]]) -> None:
-            if i == len(free):
-                total = v - sum(self._shortfall_cost(state, s, state.taken[s] + took[s]) for s in seats)
-                if total > best_value[0] + 1e-9:
-                    best_choices[:] = chosen
-                    best_value[0] = total
-                return
-            d = free[i]
-            opts: list[tuple[float, int, Option]] = []
-            for s in seats:
-                if caps[s] > 0:
-                    for o in self._options(state, s, keys[s], (d,)):
-                        opts.append((o.gain, s, o))
-            opts.sort(key=lambda x: -x[0])
-            go(i + 1, keys, caps, took, v - pen.get(d, 0.0), chosen)
-            for gain, s, o in opts[:k]:
-                nkeys = dict(keys)
-                nkeys[s] = {**keys[s], o.card: o.key}
-                ncaps = {**caps, s: caps[s] - 1}
-                ntook = {**took, s: took[s] + 1}
-                chosen.append((s, o))
-                go(i + 1, nkeys, ncaps, ntook, v + gain, chosen)
-                chosen.pop()
-
-        go(0, {s: {} for s in seats}, dict(caps), {s: 0 for s in seats}, 0.0, [])
-        choices = best_choices
-        plan = Plan(value=best_value[0])
+        search = _DiceSearch(self, state, seats, free, pen)
+        search.go(0, {s: {} for s in seats}, dict(caps), {s: 0 for s in seats}, 0.0, [])
+        choices = search.best_choices
+        plan = Plan(value=search.best_value)
         used = set()
         placing = set()
         for s, o in choices:
@@ -544,3 +516,46 @@ class TeamPlanner:
         self._remember(memo_key, choice)
         return choice
 
+
+class _DiceSearch:
+    """The depth-first search of ``TeamPlanner._search``: every die, in order, left in the middle
+    or given to one of the best few options of a seat that may still take one. (A class, not a
+    nested function: a nested function that calls itself is a reference cycle, which only the
+    collector frees, and simulations keep the collector out of their way.)"""
+
+    def __init__(self, planner: TeamPlanner, state: GameState, seats: list[int], free: list[int],
+                 pen: dict[int, float]) -> None:
+        self.planner = planner
+        self.state = state
+        self.seats = seats
+        self.free = free
+        self.pen = pen
+        self.branch = planner.w.branch
+        self.best_choices: list[tuple[int, Option]] = []
+        self.best_value = -1e18
+
+    def go(self, i: int, keys: dict[int, dict[str, tuple[int, ...]]], caps: dict[int, int],
+           took: dict[int, int], v: float, chosen: list[tuple[int, Option]]) -> None:
+        planner, state, seats, free = self.planner, self.state, self.seats, self.free
+        if i == len(free):
+            total = v - sum(planner._shortfall_cost(state, s, state.taken[s] + took[s]) for s in seats)
+            if total > self.best_value + 1e-9:
+                self.best_choices[:] = chosen
+                self.best_value = total
+            return
+        d = free[i]
+        opts: list[tuple[float, int, Option]] = []
+        for s in seats:
+            if caps[s] > 0:
+                for o in planner._options(state, s, keys[s], (d,)):
+                    opts.append((o.gain, s, o))
+        opts.sort(key=lambda x: -x[0])
+        self.go(i + 1, keys, caps, took, v - self.pen.get(d, 0.0), chosen)
+        for gain, s, o in opts[:self.branch]:
+            nkeys = dict(keys)
+            nkeys[s] = {**keys[s], o.card: o.key}
+            ncaps = {**caps, s: caps[s] - 1}
+            ntook = {**took, s: took[s] + 1}
+            chosen.append((s, o))
+            self.go(i + 1, nkeys, ncaps, ntook, v + gain, chosen)
+            chosen.pop()
