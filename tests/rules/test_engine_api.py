@@ -319,7 +319,7 @@ def test_actions_print_and_parse_back() -> None:
 
 
 def test_every_action_builds_from_its_fields_by_position_and_by_name_and_stays_frozen() -> None:
-    # the actions built at every step write their own __init__ (for speed); each must take exactly
+    # every action writes its own __init__ (for speed, see rules.actions); each must take exactly
     # the dataclass's fields, in order, with the same defaults, and refuse changes afterwards
     from dataclasses import MISSING, FrozenInstanceError, fields
 
