@@ -903,6 +903,9 @@ time_left: 100
     three = doc.replace("players: 2", "players: 3").replace('  - ["? ?"]\n', '  - ["? ?"]\n  - ["? ?"]\n')
     with pytest.raises(ScenarioError, match=r"^row: the middle \(row and deck\) has no bomb cards and no"):
         scenario_from_text(three)  # 3 players: no early defusal, so no game is saved mid-turn
+    bare = "config: {game: countdown, players: 2}\nrolled: [B1, B2]\n"
+    with pytest.raises(ScenarioError, match=r"^row: the middle \(row and deck\) has no bomb cards and no"):
+        scenario_from_text(bare)  # no card in front of anyone takes the turn's dice: already won
 
 
 def test_text_fuse_cards() -> None:

@@ -661,7 +661,10 @@ class Builder(CardBook):
                                             "(RULES.md C.2.2)")
         saved = not middle and not g.sparks_in_play() and not (
             cfg.difficulty.top and any(not g.is_spark(hc.card) for hand in g.hands for hc in hand))
-        stoppable = g.step3 is not None and g.players <= 2 and g.phase is Phase.DISTRIBUTE
+        # E.2: with one or two players the clock stops and the turn's dice may still be placed, which
+        # needs a card in front of someone that still takes dice
+        stoppable = (g.step3 is not None and g.players <= 2 and g.phase is Phase.DISTRIBUTE
+                     and any(not hc.complete for hand in g.hands for hc in hand))
         if saved and not stoppable:
             why = " and no spark card is in play" if cfg.uses_sparks else ""
             if cfg.difficulty.top:
