@@ -9,7 +9,7 @@ from fusegame.rng import Rng
 from fusegame.rules import GameConfig, GameState, defusal, new_game
 from fusegame.rules.actions import Action
 from fusegame.rules.config import Difficulty
-from fusegame.sim import get_policy, play_game
+from fusegame.sim import Pace, get_policy, play_game
 from fusegame.sim.game import POLICY_SALT
 
 #: the smallest budget that still searches every kind of decision
@@ -113,3 +113,12 @@ def test_the_budget_is_named_with_the_policy() -> None:
         get_policy("search:lots")
     with pytest.raises(ValueError):
         SearchBudget(samples=0)
+
+
+def test_the_roll_outs_charge_the_pace_of_the_game_played() -> None:
+    # a pace study at 8 s a turn must not judge its roll-outs at the default 12 s
+    config = GameConfig(players=3, difficulty=Difficulty.STANDARD)
+    search = SearchPolicy(SearchBudget(samples=1, horizon=1))
+    play_game(config, 2, search, Pace(8, 0.5))
+    assert (search.budget.turn_seconds, search.budget.die_seconds) == (8, 0.5)
+    assert (search.budget.samples, search.budget.horizon) == (1, 1)

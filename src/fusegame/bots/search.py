@@ -22,7 +22,7 @@ decision. It is deterministic given its generator (the simulator derives it from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fusegame.bots.team import TeamPlanner, Weights
 from fusegame.rng import Rng
@@ -67,6 +67,13 @@ class SearchPolicy:
         #: plays the roll-outs; a second planner so the roll-outs never disturb the real queue
         self.sim = TeamPlanner(weights)
         self._queue: tuple[GameState, int, list[Action]] | None = None
+
+    def at_pace(self, pace: Pace) -> SearchPolicy:
+        """This policy, its roll-outs charging ``pace`` to the clock (``play_game`` calls it with
+        the pace of the game it plays)."""
+        if (self.budget.turn_seconds, self.budget.die_seconds) != (pace.turn_seconds, pace.die_seconds):
+            self.budget = replace(self.budget, turn_seconds=pace.turn_seconds, die_seconds=pace.die_seconds)
+        return self
 
     def __call__(self, state: GameState, rng: Rng) -> Action:
         decisions = state.to_act()

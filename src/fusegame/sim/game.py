@@ -76,6 +76,10 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
     the policies only return legal actions).
     """
     pace = pace or Pace()
+    # a policy that looks ahead (the search) charges its roll-outs at the pace of this game
+    at_pace = getattr(policy, "at_pace", None)
+    if at_pace is not None:
+        policy = at_pace(pace)
     state = new_game(config, seed)
     state.listening = False  # nothing here reads the events
     rng = Rng(seed).fork(POLICY_SALT)
