@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import put, roll, t, turn_start
 from fusegame.bots.greedy import greedy_policy
 from fusegame.bots.hints import hint
-from fusegame.bots.team import TeamPlanner
+from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.bots.value import HOPELESS, card_model, type_weights
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
@@ -21,7 +22,10 @@ from fusegame.constraints import EMPTY
 from fusegame.rng import Rng
 from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, new_game
 from fusegame.rules.state import HandCard
+from fusegame.scenario import scenario_from_data
 from fusegame.sim import get_policy, play_game
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 CARDS = """
 [[bomb]]
@@ -172,6 +176,46 @@ def test_insane_needs_every_card_finished_so_the_easy_card_is_taken(cards: Catal
     assert TeamPlanner().choose_card(g, 0) == "A7"
 
 
+def _take_smallest(difficulty: str) -> GameState:
+    data = yaml.safe_load((SCENARIOS / "hints" / "take_smallest.yaml").read_text())
+    data["config"]["difficulty"] = difficulty
+    return scenario_from_data(data)
+
+
+def test_the_planner_in_play_takes_the_smallest_card_while_the_middle_is_full() -> None:
+    # F07 (Neighbours: three slots, 1 point) is the easiest card in the row, F06 (Two apart: two
+    # slots, 1 point) the smallest
+    g = _take_smallest("standard")
+    assert TeamPlanner().choose_card(g, 0) == "F07"
+    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "F06"
+
+
+def test_at_insane_the_planner_in_play_takes_the_easiest_card_as_before() -> None:
+    g = _take_smallest("insane")  # every card must be finished: none can wait to be a dud
+    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == TeamPlanner().choose_card(g, 0) == "F07"
+
+
+@pytest.mark.parametrize("kw", [
+    {"players": 2, "difficulty": "insane"},
+    {"players": 2, "game": "countdown", "difficulty": "heroic"},
+])
+def test_play_is_the_team_planner_where_every_card_counts(kw: dict[str, object]) -> None:
+    config = GameConfig(**kw)  # type: ignore[arg-type]
+    team = play_game(config, 4, get_policy("team"), record=True).record
+    play = play_game(config, 4, get_policy("play"), record=True).record
+    assert team is not None and play is not None
+    assert [str(a) for a in play.actions] == [str(a) for a in team.actions]
+
+
+def test_play_takes_other_cards_than_the_team_planner_below_insane() -> None:
+    config = GameConfig(players=3, difficulty="expert")
+    team = play_game(config, 4, get_policy("team"), record=True).record
+    play = play_game(config, 4, get_policy("play"), record=True).record
+    assert team is not None and play is not None
+    takes = [[a.card for a in r.actions if isinstance(a, TakeCard)] for r in (team, play)]
+    assert takes[0] and takes[1] and takes[0] != takes[1]
+
+
 def test_a_penalty_takes_the_die_whose_loss_costs_least(cards: Catalogue) -> None:
     g = position(cards, [["A3", "A6"]])
     put(g, 0, "A3", 0, "B1")  # the bottom of a rising stack: hard to replace well
@@ -182,8 +226,25 @@ def test_a_penalty_takes_the_die_whose_loss_costs_least(cards: Catalogue) -> Non
     assert choice == loose_die
 
 
+def test_the_penalty_cost_does_not_depend_on_what_the_planner_met_before(cards: Catalogue) -> None:
+    # A7 (# #) takes any colour, so a Red 3 and a Blue 3 on it give the card the same key; a red
+    # die rerolled for the penalty can knock off the Red 3 but the Blue 3 only on a 3
+    red = position(cards, [["A7", "A1"]])
+    red_die = put(red, 0, "A7", 0, "R3")
+    blue = position(cards, [["A7", "A1"]])
+    put(blue, 0, "A7", 0, "B3")
+    assert red.hand_card(0, "A7").key == blue.hand_card(0, "A7").key  # type: ignore[union-attr]
+    rerolled = next(d for d in blue.bag if blue.dice.colours[d] == red.dice.colours[red_die])
+    fresh_red = TeamPlanner().penalty_cost(red, red_die)
+    fresh_blue = TeamPlanner().penalty_cost(blue, rerolled)
+    assert fresh_red > fresh_blue
+    shared = TeamPlanner()
+    assert shared.penalty_cost(blue, rerolled) == fresh_blue
+    assert shared.penalty_cost(red, red_die) == fresh_red
+
+
 # ----------------------------------------------------------------------------- whole games
-@pytest.mark.parametrize("name", ["greedy", "team"])
+@pytest.mark.parametrize("name", ["greedy", "team", "play"])
 @pytest.mark.parametrize("kw", [
     {"players": 1},
     {"players": 3, "difficulty": "expert"},

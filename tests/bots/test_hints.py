@@ -103,6 +103,20 @@ def test_the_take_hint_picks_a_row_card() -> None:
     assert h.reason.startswith(f"Take {h.action.card}") and "dice" in h.reason
 
 
+def test_the_take_hint_prefers_the_smallest_card() -> None:
+    h = by_seat(load("take_smallest.yaml"))[0]
+    assert isinstance(h.action, TakeCard) and h.action.card == "F06"
+    assert h.advice["why"] == {"kind": "smallest", "where": "row", "work": 7}
+    assert h.reason == (
+        "Take F06 (Two apart): the smallest card in the row (fewest slots and points, about 7 dice): "
+        "leave the big ones for last; the game is won once the middle is empty, and the cards then "
+        "in front of the players need not be finished")
+    assert hint_reason(h.advice, "es") == (
+        "Coge F06 (Two apart): la carta más pequeña de la fila (menos casillas y puntos, unos 7 dados): "
+        "deja las grandes para el final; la partida se gana cuando el centro queda vacío, y las cartas "
+        "que tengan entonces delante los jugadores no hace falta terminarlas")
+
+
 def test_seats_replacing_cards_are_told_different_cards() -> None:
     state = load("countdown_roll_six.yaml")
     hints = hint(state)
@@ -256,6 +270,9 @@ ADVICE: list[dict[str, Any]] = [
     {"kind": "take", "card": F44, "why": {"kind": "hardest_late", "work": 20}, "others": []},
     {"kind": "take", "card": F44, "why": {"kind": "best_trade", "where": "stacks", "work": 12},
      "others": [{"card": F12, "seat": 0}, {"card": REDS, "seat": 2}]},
+    {"kind": "take", "card": F12, "why": {"kind": "smallest", "where": "row", "work": 7}, "others": []},
+    {"kind": "take", "card": F12, "why": {"kind": "smallest", "where": "stacks", "work": 7},
+     "others": [{"card": F44, "seat": 1}]},
     {"kind": "wait_to_take"},
     {"kind": "nothing_to_take"},
     {"kind": "give_up", "die": B5, "card": F12, "cause": {"kind": "fuse", "card": "FZR", "shows": ["R"]},

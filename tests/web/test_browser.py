@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+import yaml
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
 
 from fusegame import GameConfig, new_game
@@ -294,6 +295,40 @@ def test_a_hint_and_its_reason_are_told_in_the_page_s_language(server: Server, b
             expect(reason).to_contain_text("es el que menos cuesta reponer")
             expect(reason).not_to_contain_text(re.compile("fuse|costs|replace"))
             shot(page, f"play-hint-{name}-es")
+        finally:
+            ctx.close()
+
+
+#: tests/scenarios/hints/take_smallest.yaml: Ana replaces a defused card; the row's easiest card
+#: is not its smallest.
+TAKE_SMALLEST = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "take_smallest.yaml").read_text())
+
+
+def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, browser: Browser) -> None:
+    for name, viewport in VIEWPORTS.items():
+        ctx = browser.new_context(viewport=viewport)
+        try:
+            if name == "phone":
+                in_spanish(ctx)
+            page = ctx.new_page()
+            # the other seat stays empty: nothing moves while the page is read
+            room = server.open_room(RoomOptions(GameConfig(players=2), hints=True, seed=3,
+                                                choice_timeout_s=300))
+            page.goto(f"{server.base}/#/room/{room.code}")
+            join_seat(page, "Ana")
+            server.call(lambda room=room: room.start(scenario_from_data(TAKE_SMALLEST)))
+            wait_playing(page)
+            text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+            if name == "desktop":
+                expect(text).to_contain_text("F06")
+                expect(reason).to_contain_text("the smallest card in the row (fewest slots and points")
+                expect(reason).to_contain_text("leave the big ones for last")
+                shot(page, f"play-hint-take-{name}")
+                page.get_by_test_id("lang-switch").select_option("es")
+            expect(reason).to_contain_text("la carta más pequeña de la fila (menos casillas y puntos")
+            expect(reason).to_contain_text("deja las grandes para el final")
+            expect(reason).not_to_contain_text(re.compile("smallest|slots|leave"))
+            shot(page, f"play-hint-take-{name}-es")
         finally:
             ctx.close()
 

@@ -1,10 +1,11 @@
 """Hints: the team planner's advice for every seat that may act now, as facts and in words.
 
 ``hint(state)`` gives one ``Hint`` per seat in ``state.to_act()``: the engine action the team
-planner (``bots.team``) recommends for that seat and the ``advice``, the facts behind it as JSON
-data (which die, which card, how much work is left; docs in ``Hint``). The words are made from the
-advice at the edge (``fusegame.words``, in English and Spanish); ``Hint.text`` and ``Hint.reason``
-are the English ones, the way a teammate would put it::
+planner (``bots.team``, weighed as the bots in play) recommends for that seat and the
+``advice``, the facts behind it as JSON data (which die, which card, how much work is left; docs
+in ``Hint``). The words are made from the advice at the edge (``fusegame.words``, in English and
+Spanish); ``Hint.text`` and ``Hint.reason`` are the English ones, the way a teammate would put
+it::
 
     p0: place d6 CHAIN s3 — Blue 5 on CHAIN: completes it, +2 points
     p1: place d21 F05 s3 — Black 3 on F05 (Valley): completes it, +1 point
@@ -19,7 +20,7 @@ import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fusegame.bots.team import Move, Plan, TeamPlanner
+from fusegame.bots.team import PLAY_WEIGHTS, Move, Plan, TeamPlanner, card_size
 from fusegame.bots.value import HOPELESS
 from fusegame.cards.model import Layout
 from fusegame.constraints import EMPTY
@@ -103,11 +104,13 @@ class Hint:
 
 def hint(state: GameState, planner: TeamPlanner | None = None) -> list[Hint]:
     """One hint per seat that may act now, in seat order; empty when nobody may act (the game is
-    over, or the next step is a roll of the dice: see ``nobody_acts``)."""
+    over, or the next step is a roll of the dice: see ``nobody_acts``). ``planner`` defaults to
+    the one the bots in play use (``PLAY_WEIGHTS``); pass the same one across calls to keep its
+    tables."""
     decisions = state.to_act()
     if not decisions:
         return []
-    return _Hinter(state, planner or TeamPlanner()).hints(decisions)
+    return _Hinter(state, planner or TeamPlanner(PLAY_WEIGHTS)).hints(decisions)
 
 
 def nobody_acts(state: GameState) -> str:
@@ -350,10 +353,13 @@ class _Hinter:
         why: Advice
         if len(options) == 1:
             why = {"kind": "only", "work": work(e)}
+        elif self.p.late_in_game(view):
+            why = {"kind": "hardest_late", "work": work(e)}
         elif e <= min(costs.values()) + 1e-9:
             why = {"kind": "easiest", "where": where, "work": work(e)}
-        elif e >= max(costs.values()) - 1e-9:
-            why = {"kind": "hardest_late", "work": work(e)}
+        elif (self.p.w.take_size > 0 and not s.config.difficulty.top
+              and card_size(s, card) <= min(card_size(s, c) for c in options)):
+            why = {"kind": "smallest", "where": where, "work": work(e)}
         else:
             why = {"kind": "best_trade", "where": where, "work": work(e)}
         others = [{"card": self.card(c), "seat": p} for c, p in sorted(self._taken.items()) if p != seat]

@@ -29,7 +29,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from fusegame.bots.hints import Hint, hint
-from fusegame.bots.team import TeamPlanner
+from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.observe import game_title, observation
 from fusegame.record import GameRecord
 from fusegame.rules.actions import Action, ActionParseError, Done, Place, ReturnFree, Tick, with_time
@@ -781,7 +781,7 @@ class Room:
         assert m is not None
         if self._advice is None or self._advice[0] != self.seq:
             if m.planner is None:
-                m.planner = TeamPlanner()
+                m.planner = TeamPlanner(PLAY_WEIGHTS)
             self._advice = (self.seq, hint(m.state, m.planner))
         return self._advice[1]
 

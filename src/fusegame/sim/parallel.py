@@ -43,7 +43,7 @@ register_pickling()
 #: Games a process should have to play before starting it pays off: a spawned interpreter takes
 #: about half a second to start and import the engine, and the team planner then spends about a
 #: second warming its caches (the time of some 20-40 warm games).
-MIN_GAMES_PER_PROCESS: dict[str, int] = {"random": 200, "greedy": 200, "team": 40}
+MIN_GAMES_PER_PROCESS: dict[str, int] = {"random": 200, "greedy": 200, "team": 40, "play": 40}
 
 #: Chunks per worker: more than one so that a slow chunk does not leave the others idle and the
 #: progress bar moves, few enough that each chunk still has several consecutive games.

@@ -36,6 +36,11 @@ def _team() -> Policy:
     return TeamPlanner()
 
 
+def _play() -> Policy:
+    from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
+    return TeamPlanner(PLAY_WEIGHTS)
+
+
 def _search(arg: str = "") -> Policy:
     from fusegame.bots.search import SearchBudget, SearchPolicy
     if not arg:
@@ -52,6 +57,7 @@ POLICY_FACTORIES: dict[str, Callable[[], Policy]] = {
     "random": lambda: random_policy,
     "greedy": _greedy,
     "team": _team,
+    "play": _play,
     "search": _search,
 }
 
@@ -59,10 +65,12 @@ POLICIES: dict[str, Policy] = {"random": random_policy}
 
 
 def get_policy(name: str) -> Policy:
-    """A policy by name (``random``, ``greedy``, ``team`` or ``search``); ``ValueError`` naming the
-    choices otherwise. ``search:SxT`` gives the search policy a budget of ``S`` sampled futures
-    per candidate, each played ``T`` turns ahead (``search`` alone: 6x4); ``search:SxTpN`` also
-    plays out the planner's ``N`` best plans of each roll."""
+    """A policy by name (``random``, ``greedy``, ``team``, ``play`` or ``search``); ``ValueError``
+    naming the choices otherwise. ``play`` is the team planner as the bots and hints in play use
+    it (``bots.team.PLAY_WEIGHTS``: the smallest card first). ``search:SxT`` gives the search
+    policy a budget of ``S`` sampled futures per candidate, each played ``T`` turns ahead
+    (``search`` alone: 6x4); ``search:SxTpN`` also plays out the planner's ``N`` best plans of
+    each roll."""
     if name.startswith("search:"):
         return _search(name.split(":", 1)[1])
     try:

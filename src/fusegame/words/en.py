@@ -176,6 +176,10 @@ def _take_why(a: Ev) -> str:
         return f"the easiest card {where} ({about(w['work'])})"
     if w["kind"] == "hardest_late":
         return f"the game is nearly over, so take the hardest and leave the easy ones ({about(w['work'])})"
+    if w["kind"] == "smallest":
+        return (f"the smallest card {where} (fewest slots and points, {about(w['work'])}): leave the big "
+                "ones for last; the game is won once the middle is empty, and the cards then in front of "
+                "the players need not be finished")
     return f"{points(pts)} for {about(w['work'])}, the best trade {where}"
 
 

@@ -278,6 +278,10 @@ def _take_why(a: Ev) -> str:
     if w["kind"] == "hardest_late":
         return (f"la partida está a punto de terminar, así que coge la más difícil y deja las fáciles "
                 f"({about(w['work'])})")
+    if w["kind"] == "smallest":
+        return (f"la carta más pequeña {where} (menos casillas y puntos, {about(w['work'])}): deja las "
+                "grandes para el final; la partida se gana cuando el centro queda vacío, y las cartas "
+                "que tengan entonces delante los jugadores no hace falta terminarlas")
     return f"{points(pts)} por {about(w['work'])}, la mejor relación entre puntos y dados {where}"
 
 

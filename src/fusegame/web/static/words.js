@@ -208,6 +208,7 @@ function takeWhy(why, card) {
     case 'easiest': return t('advice.takeEasiest', {work, where});
     case 'hardest_late': return t('advice.takeHardest', {work});
     case 'best_trade': return t('advice.takeTrade', {work, where, points: pointsWords(card.points)});
+    case 'smallest': return t('advice.takeSmallest', {work, where});
     default: return '';
   }
 }
