@@ -5,7 +5,8 @@
 
 Counts, per game, the turns played, the dice rolled and placed, the dice left unused (the
 penalty's rolls), the dice knocked off cards and by what, the bombs defused, the expected dice of
-the cards taken from the row, and the time left when the middle ran out of bombs. Game ``i``
+the cards taken from the row, the time left when the middle ran out of bombs, and the slots and
+points of the cards still unfinished in front of the players at the end. Game ``i``
 uses ``game_seed(2026, i)``, as bench/search_paired.py does.
 """
 
@@ -76,6 +77,9 @@ def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None
         togo += sum(tp.model(s, r).draws(s.card_rules(r).empty) for r in s.row if s.is_bomb(r))
         left = len([r for r in s.row if s.is_bomb(r)]) + len([d for d in s.deck if s.is_bomb(d)])
         c["togo"] = togo
+        # the cards still unfinished in front of the players at the end (a won game's duds)
+        c["dud_slots"] = sum(len(hc.dice) for h in s.hands for hc in h if not hc.complete)
+        c["dud_points"] = sum(s.bomb(hc.card).points for h in s.hands for hc in h if not hc.complete)
         c["bombs_left"] = left
         c["deck_empty_left_s"] = (600_000 - deck_empty_at) / 1000 if deck_empty_at is not None else -1
         c["reason"] = 1.0 if (s.outcome and s.outcome.reason.value == "time-up") else 0.0
