@@ -257,6 +257,19 @@ def in_spanish(ctx: BrowserContext) -> None:
     ctx.add_init_script("localStorage.setItem('fuse.lang', 'es')")
 
 
+def viewport_pages(browser: Browser) -> Iterator[tuple[str, Page]]:
+    """A fresh page at each screen size a release is looked at on: the desktop in English, the
+    phone in Spanish."""
+    for name, viewport in VIEWPORTS.items():
+        ctx = browser.new_context(viewport=viewport)
+        try:
+            if name == "phone":
+                in_spanish(ctx)
+            yield name, ctx.new_page()
+        finally:
+            ctx.close()
+
+
 def start_fuse_went_off(server: Server, page: Page, *, hints: bool) -> Room:
     """Ana's page in a room started from ``FUSE_WENT_OFF``; Bo, a bot, has nothing to do in it."""
     room = server.open_room(RoomOptions(GameConfig(players=2), hints=hints, bot_delay_ms=0, seed=3,
@@ -274,29 +287,22 @@ def start_fuse_went_off(server: Server, page: Page, *, hints: bool) -> Room:
 
 
 def test_a_hint_and_its_reason_are_told_in_the_page_s_language(server: Server, browser: Browser) -> None:
-    for name, viewport in VIEWPORTS.items():
-        ctx = browser.new_context(viewport=viewport)
-        try:
-            if name == "phone":
-                in_spanish(ctx)
-            page = ctx.new_page()
-            start_fuse_went_off(server, page, hints=True)
-            text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
-            # the die the planner gives up is marked on the table
-            expect(page.locator(".hand[data-seat='0'] g.slot.giveable.hinted")).to_have_count(1)
-            if name == "desktop":
-                expect(text).to_contain_text(re.compile(r"Give up the Red [15] from \w+"))
-                expect(reason).to_contain_text("the fuse card FZR asks for Red")
-                expect(reason).to_contain_text("it costs the least to replace")
-                shot(page, f"play-hint-{name}")
-                page.get_by_test_id("lang-switch").select_option("es")
-            expect(text).to_contain_text(re.compile(r"Entrega el dado Rojo [15] de \w+"))
-            expect(reason).to_contain_text("la carta de mecha FZR pide Rojo")
-            expect(reason).to_contain_text("es el que menos cuesta reponer")
-            expect(reason).not_to_contain_text(re.compile("fuse|costs|replace"))
-            shot(page, f"play-hint-{name}-es")
-        finally:
-            ctx.close()
+    for name, page in viewport_pages(browser):
+        start_fuse_went_off(server, page, hints=True)
+        text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+        # the die the planner gives up is marked on the table
+        expect(page.locator(".hand[data-seat='0'] g.slot.giveable.hinted")).to_have_count(1)
+        if name == "desktop":
+            expect(text).to_contain_text(re.compile(r"Give up the Red [15] from \w+"))
+            expect(reason).to_contain_text("the fuse card FZR asks for Red")
+            expect(reason).to_contain_text("it costs the least to replace")
+            shot(page, f"play-hint-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(text).to_contain_text(re.compile(r"Entrega el dado Rojo [15] de \w+"))
+        expect(reason).to_contain_text("la carta de mecha FZR pide Rojo")
+        expect(reason).to_contain_text("es el que menos cuesta reponer")
+        expect(reason).not_to_contain_text(re.compile("fuse|costs|replace"))
+        shot(page, f"play-hint-{name}-es")
 
 
 #: tests/scenarios/hints/take_smallest.yaml: Ana replaces a defused card; the row's easiest card
@@ -305,32 +311,25 @@ TAKE_SMALLEST = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "take_s
 
 
 def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, browser: Browser) -> None:
-    for name, viewport in VIEWPORTS.items():
-        ctx = browser.new_context(viewport=viewport)
-        try:
-            if name == "phone":
-                in_spanish(ctx)
-            page = ctx.new_page()
-            # the other seat stays empty: nothing moves while the page is read
-            room = server.open_room(RoomOptions(GameConfig(players=2), hints=True, seed=3,
-                                                choice_timeout_s=300))
-            page.goto(f"{server.base}/#/room/{room.code}")
-            join_seat(page, "Ana")
-            server.call(lambda room=room: room.start(scenario_from_data(TAKE_SMALLEST)))
-            wait_playing(page)
-            text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
-            if name == "desktop":
-                expect(text).to_contain_text("F06")
-                expect(reason).to_contain_text("the smallest card in the row (fewest slots and points")
-                expect(reason).to_contain_text("leave the big ones for last")
-                shot(page, f"play-hint-take-{name}")
-                page.get_by_test_id("lang-switch").select_option("es")
-            expect(reason).to_contain_text("la carta más pequeña de la fila (menos casillas y puntos")
-            expect(reason).to_contain_text("deja las grandes para el final")
-            expect(reason).not_to_contain_text(re.compile("smallest|slots|leave"))
-            shot(page, f"play-hint-take-{name}-es")
-        finally:
-            ctx.close()
+    for name, page in viewport_pages(browser):
+        # the other seat stays empty: nothing moves while the page is read
+        room = server.open_room(RoomOptions(GameConfig(players=2), hints=True, seed=3,
+                                            choice_timeout_s=300))
+        page.goto(f"{server.base}/#/room/{room.code}")
+        join_seat(page, "Ana")
+        server.call(lambda room=room: room.start(scenario_from_data(TAKE_SMALLEST)))
+        wait_playing(page)
+        text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+        if name == "desktop":
+            expect(text).to_contain_text("F06")
+            expect(reason).to_contain_text("the smallest card in the row (fewest slots and points")
+            expect(reason).to_contain_text("leave the big ones for last")
+            shot(page, f"play-hint-take-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(reason).to_contain_text("la carta más pequeña de la fila (menos casillas y puntos")
+        expect(reason).to_contain_text("deja las grandes para el final")
+        expect(reason).not_to_contain_text(re.compile("smallest|slots|leave"))
+        shot(page, f"play-hint-take-{name}-es")
 
 
 def test_a_die_given_up_to_a_fuse_card_shows_its_cause_in_words(server: Server,
