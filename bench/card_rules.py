@@ -10,7 +10,8 @@ against the first rule (``team``, the planner as it was). The rules:
 
 - ``team``: the planner's own choice (the easiest card by expected dice, a point worth half a
   die; the hardest once the middle holds no more bombs than there are players)
-- ``play``: the planner in play (``PLAY_WEIGHTS``): the smallest card, slots plus points, each
+- ``play``: the smallest card first, as the planner in play takes it (``PLAY_WEIGHTS``, but with
+  every card in front of the players counting alike, ``dud_gain=1``): slots plus points, each
   worth 10 dice against its expected dice, with the same end-game rule
 - ``easiest``: the fewest expected dice, always
 - ``lowest_id``: the first card in sorted order (the built-in ids run from 1 to 6 points)
@@ -26,6 +27,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.rng import Rng
@@ -49,7 +51,7 @@ def _slots(s: GameState, c: str) -> int:
 
 RULES: dict[str, Rule] = {
     "team": lambda p, s, seat, o: p.choose_card(s, seat),
-    "play": lambda p, s, seat, o: p.choose_card(s, seat),  # the planner itself has PLAY_WEIGHTS
+    "play": lambda p, s, seat, o: p.choose_card(s, seat),  # the planner itself takes the smallest
     "easiest": lambda p, s, seat, o: min(o, key=lambda c: (_work(p, s, c), c)),
     "lowest_id": lambda p, s, seat, o: min(o),
     "fewest_points": lambda p, s, seat, o: min(o, key=lambda c: (s.bomb(c).points, _work(p, s, c), c)),
@@ -64,7 +66,8 @@ class RulePolicy:
 
     def __init__(self, name: str) -> None:
         self.rule = RULES[name]
-        self.planner = TeamPlanner(PLAY_WEIGHTS if name == "play" else None)
+        # only the card taken changes: the rest of the play is the team planner's
+        self.planner = TeamPlanner(replace(PLAY_WEIGHTS, dud_gain=1.0) if name == "play" else None)
 
     def __call__(self, state: GameState, rng: Rng) -> Action:
         for seat, dec in state.to_act().items():

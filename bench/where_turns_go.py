@@ -2,11 +2,13 @@
 
     python bench/where_turns_go.py expert 150            # team planner, 3 players, Expert
     python bench/where_turns_go.py elite 100 search 3    # LEVEL GAMES [POLICY [PLAYERS]]
+    python bench/where_turns_go.py expert 300 play:dud_gain=1   # the planner in play, every card counting
 
 Counts, per game, the turns played, the dice rolled and placed, the dice left unused (the
 penalty's rolls), the dice knocked off cards and by what, the bombs defused, the expected dice of
 the cards taken from the row, the time left when the middle ran out of bombs, and the slots and
-points of the cards still unfinished in front of the players at the end. Game ``i``
+points of the cards still unfinished in front of the players at the end, and how many bombs
+the lost games left in the middle. Game ``i``
 uses ``game_seed(2026, i)``, as bench/search_paired.py does.
 """
 
@@ -93,6 +95,10 @@ def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None
         for k in keys:
             vals = [c.get(k, 0.0) for c in g]
             print(f"  {k:18s} mean {st.mean(vals):7.2f}  median {st.median(vals):7.2f}")
+    lost = sorted(int(c["bombs_left"]) for w, c in rows if not w)
+    if lost:
+        counts = {k: lost.count(k) for k in sorted(set(lost))}
+        print("bombs left in the middle at the end of a lost game (bombs: games):", counts)
     print("win rate", sum(w for w, _ in rows) / n)
 
 

@@ -116,6 +116,8 @@ def test_sim_text_output() -> None:
     (["sim", "--difficulty", "hard"], "unknown difficulty 'hard'"),
     (["sim", "--setup", "pyramid"], "unknown setup"),
     (["sim", "--policy", "genius"], "unknown policy"),
+    (["sim", "--policy", "play:courage=2"], "planner weight 'courage=2': write NAME=VALUE"),
+    (["sim", "--policy", "team:dud_gain=lots"], "planner weight dud_gain: 'lots' is not a number"),
     (["sim", "--games", "0"], "at least 1"),
     (["sim", "--cards", "/no/such/file.toml"], "cannot read file"),
     (["sim", "--players", "many"], "--players"),

@@ -216,6 +216,52 @@ def test_play_takes_other_cards_than_the_team_planner_below_insane() -> None:
     assert takes[0] and takes[1] and takes[0] != takes[1]
 
 
+def _finish_first(**changes: object) -> GameState:
+    data = yaml.safe_load((SCENARIOS / "hints" / "finish_first.yaml").read_text())
+    data["config"].update(changes)
+    return scenario_from_data(data)
+
+
+def test_with_one_bomb_left_each_seats_harder_cards_are_likely_duds() -> None:
+    g = _finish_first()
+    # one more bomb completed wins: each seat races on its easiest bomb, the others can wait
+    assert TeamPlanner(PLAY_WEIGHTS).likely_duds(g) == {(0, "F42"), (1, "F47"), (2, "F26")}
+    assert TeamPlanner().likely_duds(g) == set()  # the reference planner counts every card
+
+
+def test_no_card_is_a_dud_while_the_middle_holds_enough_bombs_or_at_insane() -> None:
+    g = _finish_first(difficulty="insane")
+    assert TeamPlanner(PLAY_WEIGHTS).likely_duds(g) == set()  # every card must be finished
+    g = _finish_first()
+    g.row = ["F33", "F01", "F02", "F03", "F04", "F05"]  # six bombs left for six open cards
+    assert TeamPlanner(PLAY_WEIGHTS).likely_duds(g) == set()
+    g.row = ["F33", "F01", "F02", "F03"]  # four: one more card per seat than its easiest may count
+    duds = TeamPlanner(PLAY_WEIGHTS).likely_duds(g)
+    assert 0 < len(duds) < 3 and all(card in ("F42", "F47", "F26") for _, card in duds)
+
+
+def test_spark_cards_are_never_duds_they_must_be_cleared() -> None:
+    # one bomb left in the middle; C's spark is its hardest card, but sparks must all be cleared
+    g = scenario_from_data({
+        "config": {"game": "countdown", "players": 3},
+        "players": [[{"id": "A1", "notation": "? ?"}, {"id": "A2", "notation": "? ? ? ?"}],
+                    [{"id": "B1", "notation": "? ? ?"}],
+                    [{"id": "C1", "notation": "? ?"}, {"id": "SPK", "spark": "? ? ? ? ?"}]],
+        "row": [{"id": "LAST", "notation": "? ?"}],
+        "rolled": ["G1", "G2", "G3"],
+    })
+    assert TeamPlanner(PLAY_WEIGHTS).likely_duds(g) == {(0, "A2")}
+
+
+def test_the_planner_in_play_finishes_the_card_that_can_still_win() -> None:
+    g = _finish_first()
+    # the Yellow 2 saves more work on F42, but only F43 is likely to be finished in time
+    place = TeamPlanner().plan(g).moves
+    assert any(isinstance(m.action, Place) and m.action.seat == 0 and m.action.card == "F42" for m in place)
+    play = TeamPlanner(PLAY_WEIGHTS).plan(g).moves
+    assert any(isinstance(m.action, Place) and m.action.seat == 0 and m.action.card == "F43" for m in play)
+
+
 def test_a_penalty_takes_the_die_whose_loss_costs_least(cards: Catalogue) -> None:
     g = position(cards, [["A3", "A6"]])
     put(g, 0, "A3", 0, "B1")  # the bottom of a rising stack: hard to replace well

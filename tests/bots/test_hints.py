@@ -117,6 +117,20 @@ def test_the_take_hint_prefers_the_smallest_card() -> None:
         "que tengan entonces delante los jugadores no hace falta terminarlas")
 
 
+def test_late_in_the_game_the_hint_finishes_the_card_that_can_still_win() -> None:
+    h = by_seat(load("finish_first.yaml"))[0]
+    assert isinstance(h.action, Place) and h.action.card == "F43"
+    assert h.advice["why"]["kind"] == "focus" and h.advice["why"]["left"] == 1
+    assert h.advice["why"]["spare"]["id"] == "F42"
+    assert h.reason == (
+        "Yellow 2 on F43 (Rising, stack) slot 1: finish this one first (about 13 dice to go, was 14); "
+        "only 1 bomb is left in the middle, so F42 (Four colours up, stack) will likely never need finishing")
+    assert hint_reason(h.advice, "es") == (
+        "El dado amarillo 2 en F43 (Rising, pila), casilla 1: termina esta primero (faltan unos 13 dados, "
+        "antes 14); solo queda 1 bomba en el centro, así que seguramente no hará falta terminar F42 (Four "
+        "colours up, pila)")
+
+
 def test_seats_replacing_cards_are_told_different_cards() -> None:
     state = load("countdown_roll_six.yaml")
     hints = hint(state)
@@ -245,6 +259,10 @@ ADVICE: list[dict[str, Any]] = [
     {"kind": "place", "die": B5, "card": F44, "slot": 0,
      "why": {"kind": "closer", "most_ways": False, "to_go": {"after": 1, "before": 1}}},
     {"kind": "place", "die": B5, "card": F44, "slot": 0, "why": {"kind": "spares_spark", "to_go": TO_GO}},
+    {"kind": "place", "die": B5, "card": F12, "slot": 1,
+     "why": {"kind": "focus", "to_go": TO_GO, "spare": F44, "left": 2}},
+    {"kind": "place", "die": R1, "card": F44, "slot": 0,
+     "why": {"kind": "focus", "to_go": TO_GO, "spare": REDS, "left": 1}},
     {"kind": "place", "die": B5, "card": REDS, "slot": 0,
      "why": {"kind": "beats_penalty", "to_go": {"after": None, "before": 9}}},
     {"kind": "done", "why": {"kind": "no_fit"}, "then": None},

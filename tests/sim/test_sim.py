@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conftest import make_countdown_config
+from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner, Weights
 from fusegame.cards import load_catalogue
 from fusegame.record import replay
 from fusegame.rng import Rng
@@ -120,6 +122,21 @@ def test_batch_matches_its_games() -> None:
     assert stats.mean_turns == pytest.approx(sum(g.turns for g in games) / 5, abs=1e-4)
     assert len({game_seed(123, i) for i in range(1000)}) == 1000
     assert game_seed(123, 0) != game_seed(124, 0)
+
+
+def test_a_policy_name_may_change_the_planners_weights() -> None:
+    play = get_policy("play:dud_gain=1,branch=4")
+    assert isinstance(play, TeamPlanner)
+    # the rest of the planner in play's weights stay as they are
+    assert play.w == replace(PLAY_WEIGHTS, dud_gain=1.0, branch=4) and isinstance(play.w.branch, int)
+    team = get_policy("team:take_size=10")
+    assert isinstance(team, TeamPlanner) and team.w == Weights(take_size=10.0)
+    cfg = GameConfig(players=3, difficulty="expert")
+    names = ("play", "team:take_size=10,dud_gain=0.25", "play:dud_gain=1")
+    records = [play_game(cfg, 4, get_policy(p), record=True).record for p in names]
+    same, spelt, every_card = ([str(a) for a in r.actions] for r in records if r is not None)
+    assert same == spelt  # the same weights, however named: the same game
+    assert same != every_card  # late in the game, the cards that can still win come first
 
 
 def test_bad_inputs() -> None:

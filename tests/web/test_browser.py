@@ -332,6 +332,33 @@ def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, bro
         shot(page, f"play-hint-take-{name}-es")
 
 
+#: tests/scenarios/hints/finish_first.yaml: one bomb is left in the middle; Ana's Yellow 2 does
+#: more on her F42, but F43 is the card she can finish first.
+FINISH_FIRST = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "finish_first.yaml").read_text())
+
+
+def test_late_in_the_game_the_hint_says_which_card_can_wait(server: Server, browser: Browser) -> None:
+    for name, page in viewport_pages(browser):
+        # the other seats stay empty: nothing moves while the page is read
+        room = server.open_room(RoomOptions(GameConfig(players=3), hints=True, seed=3,
+                                            choice_timeout_s=300))
+        page.goto(f"{server.base}/#/room/{room.code}")
+        join_seat(page, "Ana")
+        server.call(lambda room=room: room.start(scenario_from_data(FINISH_FIRST)))
+        wait_playing(page)
+        text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+        if name == "desktop":
+            expect(text).to_contain_text("F43")
+            expect(reason).to_contain_text("only 1 bomb is left in the middle")
+            expect(reason).to_contain_text(re.compile(r"so F42.* will likely never need finishing"))
+            shot(page, f"play-hint-focus-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(reason).to_contain_text("solo queda 1 bomba en el centro")
+        expect(reason).to_contain_text(re.compile(r"no hará falta terminar F42"))
+        expect(reason).not_to_contain_text(re.compile("bomb is|middle|finishing"))
+        shot(page, f"play-hint-focus-{name}-es")
+
+
 def test_a_die_given_up_to_a_fuse_card_shows_its_cause_in_words(server: Server,
                                                                 context: BrowserContext) -> None:
     page = context.new_page()

@@ -261,12 +261,25 @@ class _Hinter:
             return {"kind": "completes", "points": b.points}
         go = to_go(m.after, m.before)
         if m.after < m.before:
+            spare = self.spare(a)
+            if spare is not None:
+                return {"kind": "focus", "to_go": go, "spare": self.card(spare), "left": self.p.bombs_left(s)}
             slots = sum(1 for x in s.legal_actions(a.seat)
                         if isinstance(x, Place) and x.die == a.die and x.card == a.card)
             return {"kind": "closer", "most_ways": slots > 1, "to_go": go}
         if s.config.uses_sparks:
             return {"kind": "spares_spark", "to_go": go}
         return {"kind": "beats_penalty", "to_go": go}
+
+    def spare(self, a: Place) -> str | None:
+        """A card of the same seat that this die also fits but that will likely never need
+        finishing (few bombs are left in the middle), when the die goes to one that will."""
+        duds = self.p.likely_duds(self.s)
+        if not duds or (a.seat, a.card) in duds:
+            return None
+        fits = {x.card for x in self.s.legal_actions(a.seat) if isinstance(x, Place) and x.die == a.die}
+        return next((hc.card for hc in self.s.hands[a.seat]
+                     if (a.seat, hc.card) in duds and hc.card in fits), None)
 
     def done(self, seat: int, dec: Decision) -> Hint:
         s = self.s

@@ -7,9 +7,12 @@ undo (FUSE), and a seat that falls short of its quota costs a spark's work (Coun
 sparks module). For a roll it chooses the whole team's assignment of dice to seats and slots:
 exactly, by dynamic programming over seats and the set of dice used, when every seat takes at
 most one die; by a pruned search over placement sequences when a seat may take several (1-2
-players, a Logistics leader). It also picks replacement cards (easy ones while the middle is
-full, the hardest once a new card is unlikely to need finishing), gives up the die whose loss
-costs least, names and uses the leader's role, and defuses early where it may.
+players, a Logistics leader). Late in the game, when fewer bombs are left in the middle than
+there are unfinished bombs in front of the players, work on the cards that will likely be left
+unfinished can count for less (``Weights.dud_gain``). It also picks replacement cards (easy
+ones while the middle is full, the hardest once a new card is unlikely to need finishing), gives
+up the die whose loss costs least, names and uses the leader's role, and defuses early where it
+may.
 
 Only the engine's public API is used, and no randomness at all: the same position always gets
 the same plan.
@@ -57,6 +60,9 @@ class Weights:
     #: middle is empty, whatever is then in front of the players (0: the card's expected work
     #: alone decides)
     take_size: float = 0.0
+    #: what a placement on a card that will likely never need finishing is worth, as a share of
+    #: its work saved, below Insane and Heroic (1: every card counts alike; see ``likely_duds``)
+    dud_gain: float = 1.0
     #: a role action is used only if it improves the plan by more than this much work
     role_margin: float = 0.25
     #: options kept per die in the search for seats that may take several dice
@@ -64,10 +70,14 @@ class Weights:
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
-#: take after a defusal is the smallest (slots plus points) rather than the easiest. Measured on
-#: the same deals, it wins more often at every table where the planner loses games (README,
-#: "The smallest card first").
-PLAY_WEIGHTS = Weights(take_size=10.0)
+#: take after a defusal is the smallest (slots plus points) rather than the easiest, and late in
+#: the game a die on a card that will likely never need finishing counts a quarter of its work.
+#: Measured on the same deals, it wins more often at every table where the planner loses games
+#: (README, "The smallest card first" and "Finish what can still win").
+PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25)
+
+
+_NONE: frozenset[tuple[int, str]] = frozenset()
 
 
 def card_size(state: GameState, card: str) -> int:
@@ -145,6 +155,8 @@ class TeamPlanner:
         #: tracking them, so a large memo costs its full passes nothing
         self._opt_memo: dict[tuple[object, ...], tuple[CardOption, ...]] = {}
         self._pending: tuple[GameState, int, list[_Step]] | None = None
+        self._duds: tuple[tuple[object, ...], frozenset[tuple[int, str]]] = ((), _NONE)
+        self._plan_duds: tuple[GameState, frozenset[tuple[int, str]]] | None = None
 
     # ================================================================== policy
     def __call__(self, state: GameState, rng: Rng | None = None) -> Action:
@@ -244,9 +256,14 @@ class TeamPlanner:
         caps = {s: state.seat_quota(s) - state.taken[s] for s in seats}
         if len(self._opt_memo) > 200_000:  # bounded: long simulations share one planner
             self._opt_memo.clear()
-        if all(c == 1 for c in caps.values()):
-            return self._match(state, seats, free)
-        return self._search(state, seats, caps, free)
+        # the position stands still while it is planned: its likely duds are found once
+        self._plan_duds = (state, self.likely_duds(state))
+        try:
+            if all(c == 1 for c in caps.values()):
+                return self._match(state, seats, free)
+            return self._search(state, seats, caps, free)
+        finally:
+            self._plan_duds = None
 
     def weights(self, state: GameState) -> tuple[float, ...]:
         """The chance of each die type in this game's dice (the card models' weights)."""
@@ -267,13 +284,17 @@ class TeamPlanner:
                  dice: Sequence[int]) -> list[Option]:
         """Every legal placement of ``dice`` on ``seat``'s cards whose keys are ``keys``."""
         out: list[Option] = []
+        planned = self._plan_duds
+        duds = planned[1] if planned is not None and planned[0] is state else self.likely_duds(state)
         for hc in state.hands[seat]:
             key = keys.get(hc.card, hc.key)
             if EMPTY not in key:
                 continue
+            share = self.w.dud_gain if (seat, hc.card) in duds else 1.0
             for d in dice:
                 for gain, j, nk, complete in self._card_options(state, hc.card, key, d):
-                    out.append(Option(gain, d, hc.card, j, nk, complete))
+                    # a completion counts whatever the card: it takes a bomb from the middle
+                    out.append(Option(gain if complete else gain * share, d, hc.card, j, nk, complete))
         return out
 
     def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
@@ -334,7 +355,8 @@ class TeamPlanner:
         # die on them (a card's key only names the classes of dice the card tells apart): all of it
         # goes in the key, or what a planner met before would change its choices
         dc, faces = state.dice.colours, state.faces
-        memo_key = ("penalty", colours, tuple(
+        duds = self.likely_duds(state)
+        memo_key = ("penalty", colours, duds, tuple(
             tuple((hc.card, hc.key, tuple((dc[d], faces[d]) if d != EMPTY else None for d in hc.dice))
                   for hc in hand)
             for hand in state.hands))
@@ -351,10 +373,11 @@ class TeamPlanner:
                     rules = state.card_rules(hc.card)
                     m = self.model(state, hc.card)
                     before = m.draws(hc.key)
+                    share = self.w.dud_gain if (seat, hc.card) in duds else 1.0
                     for j in rules.removable(hc.key):
                         d = hc.dice[j]
                         if state.dice.colours[d] & colours or state.faces[d] == face:
-                            c = m.draws(m.without(hc.key, j)) - before
+                            c = (m.draws(m.without(hc.key, j)) - before) * share
                             if best is None or c < best:
                                 best = c
                 if best is not None:
@@ -461,6 +484,51 @@ class TeamPlanner:
 
         return max(options, key=score)
 
+    def likely_duds(self, state: GameState) -> frozenset[tuple[int, str]]:
+        """The (seat, card) pairs in front of the players that will likely never need finishing.
+
+        The game is won once the bombs left in the middle have been taken, one for each bomb
+        completed; when fewer remain than there are unfinished bombs in front of the players,
+        some of those will be left unfinished (below Insane and Heroic; spark cards must always
+        be cleared). Each seat works through its bombs easiest first, so its j-th bomb is done
+        after the work of its j easiest: the bombs with the smallest such totals, as many as the
+        bombs left, are worth finishing, and so is each seat's easiest (the seats race to the
+        last completions). The rest are the likely duds; ``Weights.dud_gain`` says what
+        progress on them is worth."""
+        if self.w.dud_gain >= 1.0 or state.config.difficulty.top:
+            return _NONE
+        left = self.bombs_left(state)
+        hands = tuple(tuple((hc.card, hc.key) for hc in hand
+                            if not hc.complete and not state.is_spark(hc.card))
+                      for hand in state.hands)
+        memo_key: tuple[object, ...] = (left, hands)
+        if self._duds[0] == memo_key:
+            return self._duds[1]
+        found = _NONE
+        if 0 < left < sum(len(h) for h in hands):
+            totals: list[tuple[float, int, str]] = []
+            keep: set[tuple[int, str]] = set()
+            for seat, hand in enumerate(hands):
+                work = sorted((self.model(state, card).draws(key), card) for card, key in hand)
+                t = 0.0
+                for j, (e, card) in enumerate(work):
+                    t += e
+                    totals.append((t, seat, card))
+                    if j == 0:
+                        keep.add((seat, card))
+            totals.sort()
+            keep.update((seat, card) for _, seat, card in totals[:left])
+            found = frozenset((seat, card) for _, seat, card in totals if (seat, card) not in keep)
+        self._duds = (memo_key, found)
+        return found
+
+    def bombs_left(self, state: GameState) -> int:
+        """The bombs still to be taken from the middle (the row and the deck, or the stacks)."""
+        if state.stacks is not None:
+            return sum(len(s) for s in state.stacks.piles.values())
+        fuses = {f.id for f in state.config.catalogue.fuses}
+        return len(state.row) + sum(1 for c in state.deck if c not in fuses)
+
     def late_in_game(self, state: GameState) -> bool:
         """Whether a card taken now will likely never need finishing: the middle holds no more
         bombs than there are players (below Insane and Heroic, where every card counts). Then
@@ -468,20 +536,19 @@ class TeamPlanner:
         seats that can still win."""
         if state.config.difficulty.top:
             return False
-        fuses = {f.id for f in state.config.catalogue.fuses}
-        remaining = len(state.row) + sum(1 for c in state.deck if c not in fuses)
-        if state.stacks is not None:
-            remaining = sum(len(s) for s in state.stacks.piles.values())
-        return remaining <= state.players
+        return self.bombs_left(state) <= state.players
 
     def choose_give_up(self, state: GameState, seat: int, options: Sequence[int]) -> int:
         """The eligible die whose loss costs the least work."""
+        duds = self.likely_duds(state)
+
         def cost(d: int) -> tuple[float, int]:
             for hc in state.hands[seat]:
                 if d in hc.dice:
                     m = self.model(state, hc.card)
                     j = hc.dice.index(d)
-                    return (m.draws(m.without(hc.key, j)) - m.draws(hc.key), d)
+                    share = self.w.dud_gain if (seat, hc.card) in duds else 1.0
+                    return ((m.draws(m.without(hc.key, j)) - m.draws(hc.key)) * share, d)
             return (0.0, d)
         return min(options, key=cost)
 

@@ -121,7 +121,7 @@ def chunk_count(games: int, workers: int) -> int:
 
 def default_workers(policy: str, games: int) -> int:
     """One process per CPU, but no more than the batch can keep busy (``MIN_GAMES_PER_PROCESS``)."""
-    per = MIN_GAMES_PER_PROCESS.get(policy, min(MIN_GAMES_PER_PROCESS.values()))
+    per = MIN_GAMES_PER_PROCESS.get(policy.split(":", 1)[0], min(MIN_GAMES_PER_PROCESS.values()))
     return max(1, min(os.cpu_count() or 1, games // per))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from fusegame.rng import Rng
 from fusegame.rules.actions import Action
@@ -41,6 +42,25 @@ def _play() -> Policy:
     return TeamPlanner(PLAY_WEIGHTS)
 
 
+def _planner(name: str, arg: str) -> Policy:
+    """``team:K=V,...`` or ``play:K=V,...``: the planner with some of its weights changed."""
+    from dataclasses import fields, replace
+
+    from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner, Weights
+    known = {f.name: f.type for f in fields(Weights)}
+    changes: dict[str, Any] = {}  # each checked against the field it sets
+    for part in arg.split(","):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or key not in known:
+            raise ValueError(f"planner weight {part!r}: write NAME=VALUE, NAME one of {', '.join(known)}")
+        try:
+            changes[key] = int(value) if known[key] in (int, "int") else float(value)
+        except ValueError:
+            raise ValueError(f"planner weight {key}: {value!r} is not a number") from None
+    return TeamPlanner(replace(PLAY_WEIGHTS if name == "play" else Weights(), **changes))
+
+
 def _search(arg: str = "") -> Policy:
     from fusegame.bots.search import SearchBudget, SearchPolicy
     if not arg:
@@ -70,9 +90,14 @@ def get_policy(name: str) -> Policy:
     it (``bots.team.PLAY_WEIGHTS``: the smallest card first). ``search:SxT`` gives the search
     policy a budget of ``S`` sampled futures per candidate, each played ``T`` turns ahead
     (``search`` alone: 6x4); ``search:SxTpN`` also plays out the planner's ``N`` best plans of
-    each roll."""
+    each roll. ``team:NAME=VALUE,...`` and ``play:NAME=VALUE,...`` change some of the planner's
+    weights (``bots.team.Weights``), for analysis: ``play:dud_gain=1`` is the planner in play with
+    every card counting alike."""
     if name.startswith("search:"):
         return _search(name.split(":", 1)[1])
+    if name.startswith(("team:", "play:")):
+        base, arg = name.split(":", 1)
+        return _planner(base, arg)
     try:
         factory = POLICY_FACTORIES[name]
     except KeyError:

@@ -205,6 +205,10 @@ def _place_reason(a: Ev, p: Seat, me: int | None) -> str:
     go = to_go(w["to_go"])
     if w["kind"] == "closer":
         return f"{where}: {'leaves the most ways to finish' if w['most_ways'] else 'a step closer'} ({go})"
+    if w["kind"] == "focus":
+        left = "only 1 bomb is" if w["left"] == 1 else f"only {w['left']} bombs are"
+        return (f"{where}: finish this one first ({go}); {left} left in the middle, so "
+                f"{card_words(w['spare'])} will likely never need finishing")
     if w["kind"] == "spares_spark":
         return f"{where}: taking a die spares you a spark card ({go})"
     return f"{where}: better than leaving it to the penalty roll ({go})"

@@ -212,6 +212,10 @@ def _place_reason(a: Ev, p: Seat, me: int | None) -> str:
     if w["kind"] == "closer":
         why = "deja más formas de terminarla" if w["most_ways"] else "la acerca un paso más"
         return f"{where}: {why} ({go})"
+    if w["kind"] == "focus":
+        left = "solo queda 1 bomba" if w["left"] == 1 else f"solo quedan {w['left']} bombas"
+        return (f"{where}: termina esta primero ({go}); {left} en el centro, así que seguramente "
+                f"no hará falta terminar {card_words(w['spare'])}")
     if w["kind"] == "spares_spark":
         return f"{where}: coger un dado te ahorra una carta de chispa ({go})"
     return f"{where}: mejor que dejarlo para la tirada de penalización ({go})"

@@ -173,6 +173,7 @@ function placeWhy(why, card) {
     case 'completes': return t('advice.completes', {card: cardWords(card), points: pointsWords(why.points)});
     case 'clears_spark': return t('advice.clearsSpark', {card: cardWords(card)});
     case 'closer': return t(why.most_ways ? 'advice.mostWays' : 'advice.closer', {card: cardWords(card), go});
+    case 'focus': return t('advice.focus', {card: cardWords(card), go, n: why.left, spare: cardWords(why.spare)});
     case 'spares_spark': return t('advice.sparesSpark', {go});
     case 'beats_penalty': return t('advice.beatsPenalty', {go});
     default: return '';
