@@ -2,8 +2,11 @@
 
     python bench/planner_time.py                 # 5 players, Standard FUSE, 40 games
     python bench/planner_time.py --game countdown --players 4 --games 20
+    python bench/planner_time.py --game countdown --players 2 --difficulty training --policy play
 
-Games are played by the team policy; at the first decision of every roll the planner's full
+Games are played by the team policy (``--policy play``: the planner in play, ``PLAY_WEIGHTS``,
+plays them and is timed; ``play:dud_gain=1`` and the like change its weights); at the first
+decision of every roll the planner's full
 decision for the roll (``TeamPlanner.plan``, plus the leader's role choice where roles exist) is
 timed on a copy of the position by a fresh clock. Prints p50, p90, p99 and the maximum in
 milliseconds, over all rolls and over the rolls after the first game (caches warm).
@@ -18,7 +21,7 @@ from fusegame import engine_kind
 from fusegame.bots.team import TeamPlanner
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import Phase
-from fusegame.sim import Pace, game_seed
+from fusegame.sim import Pace, game_seed, get_policy
 from fusegame.sim.batch import freeze_survivors
 from fusegame.sim.game import play_game
 
@@ -35,12 +38,16 @@ def main() -> None:
     ap.add_argument("--difficulty", default="standard")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--policy", default="team",
+                    help="team, play (the planner in play, PLAY_WEIGHTS) or NAME:WEIGHT=VALUE,...")
     ap.add_argument("--no-freeze", action="store_true",
                     help="leave the memos in the collector's sight between games (as before)")
     a = ap.parse_args()
     config = GameConfig(players=a.players, difficulty=a.difficulty, game=a.game)
-    planner = TeamPlanner()
-    timer = TeamPlanner()  # times its own decisions; shares the process-wide card memo
+    planner = get_policy(a.policy)
+    timer = get_policy(a.policy)  # times its own decisions; shares the process-wide card memo
+    if not isinstance(planner, TeamPlanner) or not isinstance(timer, TeamPlanner):
+        raise SystemExit(f"--policy {a.policy}: not the team planner")
     times: list[tuple[int, float]] = []
     seen: set[tuple[int, int]] = set()
 
@@ -61,7 +68,7 @@ def main() -> None:
             freeze_survivors()  # as every simulation does between games
     every = [ms for _, ms in times]
     warm = [ms for g, ms in times if g > 0]
-    print(f"team planner, one roll: {a.game} {a.players} players {a.difficulty}, {a.games} games; "
+    print(f"{a.policy}, one roll: {a.game} {a.players} players {a.difficulty}, {a.games} games; "
           f"{engine_kind()} engine{', memos left to the collector' if a.no_freeze else ''}")
     for name, xs in (("all rolls", every), ("after the first game", warm)):
         if xs:
