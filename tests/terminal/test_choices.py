@@ -1,5 +1,6 @@
 """Choices other than placing a die, made by keys: giving up a die to a fuse card, and taking a
-card from the row after a defusal (positions from the hint scenarios)."""
+card from the row after a defusal (positions from the hint scenarios); and a long hint shown
+whole."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 from terminaltable import shown, until
+from textual.widgets import Static
 
 from fusegame.scenario import load_scenario
 from fusegame.server.options import RoomOptions
@@ -54,4 +56,22 @@ def test_take_a_card_from_the_row() -> None:
             await pilot.press("enter")
             await until(pilot, lambda: any(c["id"] == "F16" for c in app.table.view["hands"][0]["cards"]))  # type: ignore[index]
             assert "F16" not in [c["id"] for c in app.table.view["row"]]  # type: ignore[index]
+    asyncio.run(go())
+
+
+def test_a_hint_that_names_a_card_that_can_wait_is_shown_whole_at_80_columns() -> None:
+    async def go() -> None:
+        state = load_scenario(HINTS / "finish_first.yaml")
+        options = RoomOptions(state.config, hints=True, bot_delay_ms=10_000, choice_timeout_s=60)
+        app = FuseApp(LocalLink(options, "Ana", None, position=state), "es")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.table.my_decision() is not None)
+            await pilot.press("h")
+            await until(pilot, lambda: "F42" in shown(app, "#hint"))
+            hint = shown(app, "#hint")
+            assert "termina esta primero" in hint and hint.rstrip().endswith("F42 (Four colours up, pila)")
+            # Spanish runs to four lines at this width: none of them is cut off
+            box = app.screen.query_one("#hint", Static)
+            needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
+            assert box.size.height == needed == 4
     asyncio.run(go())

@@ -117,7 +117,7 @@ class FuseApp(App[None]):
              link-background-hover: #2a3542; }
     #top { height: 1; background: #1c2530; }
     #notice { height: auto; max-height: 2; }
-    #hint { height: auto; max-height: 3; }
+    #hint { height: auto; max-height: 5; }  /* a reason may name two cards: four lines at 80 columns */
     #body { height: 1fr; }
     #left { width: 1fr; }
     #right { width: 1fr; display: none; border-left: solid #334; padding-left: 1; }
