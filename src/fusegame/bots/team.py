@@ -501,7 +501,8 @@ class TeamPlanner:
         hands = tuple(tuple((hc.card, hc.key) for hc in hand
                             if not hc.complete and not state.is_spark(hc.card))
                       for hand in state.hands)
-        memo_key: tuple[object, ...] = (left, hands)
+        # a card's work depends on the game's dice too: their weights are kept, so their id holds
+        memo_key: tuple[object, ...] = (left, id(self.weights(state)), hands)
         if self._duds[0] == memo_key:
             return self._duds[1]
         found = _NONE
