@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 import yaml
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect, sync_playwright
 
 from fusegame import GameConfig, new_game
 from fusegame.bots.hints import hint
@@ -310,16 +310,22 @@ def test_a_hint_and_its_reason_are_told_in_the_page_s_language(server: Server, b
 TAKE_SMALLEST = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "take_smallest.yaml").read_text())
 
 
+def hinted_position(server: Server, page: Page, position: dict[str, Any]) -> tuple[Locator, Locator]:
+    """Ana's page in a room with hints, started from a scenario ``position``; the other seats stay
+    empty, so nothing moves while the page is read. The hint's text and reason."""
+    players = len(position["players"])
+    room = server.open_room(RoomOptions(GameConfig(players=players), hints=True, seed=3,
+                                        choice_timeout_s=300))
+    page.goto(f"{server.base}/#/room/{room.code}")
+    join_seat(page, "Ana")
+    server.call(lambda: room.start(scenario_from_data(position)))
+    wait_playing(page)
+    return page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+
+
 def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, browser: Browser) -> None:
     for name, page in viewport_pages(browser):
-        # the other seat stays empty: nothing moves while the page is read
-        room = server.open_room(RoomOptions(GameConfig(players=2), hints=True, seed=3,
-                                            choice_timeout_s=300))
-        page.goto(f"{server.base}/#/room/{room.code}")
-        join_seat(page, "Ana")
-        server.call(lambda room=room: room.start(scenario_from_data(TAKE_SMALLEST)))
-        wait_playing(page)
-        text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+        text, reason = hinted_position(server, page, TAKE_SMALLEST)
         if name == "desktop":
             expect(text).to_contain_text("F06")
             expect(reason).to_contain_text("the smallest card in the row (fewest slots and points")
@@ -339,14 +345,7 @@ FINISH_FIRST = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "finish_
 
 def test_late_in_the_game_the_hint_says_which_card_can_wait(server: Server, browser: Browser) -> None:
     for name, page in viewport_pages(browser):
-        # the other seats stay empty: nothing moves while the page is read
-        room = server.open_room(RoomOptions(GameConfig(players=3), hints=True, seed=3,
-                                            choice_timeout_s=300))
-        page.goto(f"{server.base}/#/room/{room.code}")
-        join_seat(page, "Ana")
-        server.call(lambda room=room: room.start(scenario_from_data(FINISH_FIRST)))
-        wait_playing(page)
-        text, reason = page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
+        text, reason = hinted_position(server, page, FINISH_FIRST)
         if name == "desktop":
             expect(text).to_contain_text("F43")
             expect(reason).to_contain_text("only 1 bomb is left in the middle")
