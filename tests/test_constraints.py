@@ -53,7 +53,9 @@ def brute_feasible(card: CompiledCard, state: tuple[int, ...]) -> bool:
 
 
 SMALL = ["# # # ; a - b = c", "# < # < #", "% !=c % =c|n %", "4 > # > #", "R|B G|Y ; a + b = 7",
-         "% % % ; same-colour(a,b,c) or same-number(a,b,c)", "? =cn ?", "# # ; a - b = 2"]
+         "% % % ; same-colour(a,b,c) or same-number(a,b,c)", "? =cn ?", "# # ; a - b = 2",
+         # slots that no relation or clause names share the feasibility answers of the others
+         "% % % ? ; same-colour(a,b,c) or same-number(a,b,c)", "1|2 ? # < #", "R ? G|B"]
 
 
 @pytest.mark.parametrize("text", SMALL)
@@ -102,3 +104,30 @@ def test_legal_actions_is_a_sequence_of_the_same_actions_however_it_is_read() ->
         acts[len(acts)]
     # every seat's own list is the part of the whole that belongs to it
     assert sorted(map(str, acts)) == sorted(str(a) for s in (0, 1) for a in game.legal_actions(s))
+
+
+ALL_BOMBS = builtin_catalogue().bombs
+
+
+@pytest.mark.parametrize("card", ALL_BOMBS, ids=[b.id for b in ALL_BOMBS])
+def test_shared_answers_are_those_worked_out_afresh(card) -> None:  # type: ignore[no-untyped-def]
+    """The memos answer a state from the class keys of the slots that matter, and a card with no
+    order from its empty slots alone: the search and the order rules, run afresh on the state
+    itself, must agree on random partial cards and one die past them."""
+    rules = CompiledCard(card.shape, IN_PLAY)
+    rng = Rng(sum(map(ord, card.id)) + 1)
+    for _ in range(8):
+        state = random_partial_state(rules, rng)
+        assert rules.open_slots(state) == tuple(s for s in range(rules.n) if rules.is_open(state, s))
+        # the same card with other dice on the slots that no relation or clause names
+        other = tuple(x if x == EMPTY or not rules._free[i] else TYPES[(TYPES.index(x) + 5) % len(TYPES)]
+                      for i, x in enumerate(state))
+        for st in (state, other):
+            for t in TYPES[::5]:
+                fresh = tuple(s for s in range(rules.n) if rules._legal_uncached(st, s, t, t))
+                assert rules.legal_slots(st, t) == fresh, (st, t)
+        for s in range(rules.n):
+            if state[s] == EMPTY:
+                for t in TYPES[::7]:
+                    trial = state[:s] + (t,) + state[s + 1:]
+                    assert rules.feasible(trial) == rules._search(trial), (state, s, t)

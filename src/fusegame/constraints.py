@@ -149,6 +149,15 @@ class CompiledCard:
         #: equivalent types, so callers may key states by representatives (far fewer states).
         self.canon: tuple[int, ...] = tuple(canon)
         self.search_dom = tuple(p & reps for p in self.pred)
+        # A slot that no relation or clause names, and that some type in play may fill, never
+        # decides feasibility: states that differ only there, or only in types of one class,
+        # share one answer (random roll-outs on loose cards meet thousands of such states)
+        bound = {x for r in shape.relations for x in (r.a, r.b)} | {x for c in shape.clauses for x in c.slots}
+        self._loose: tuple[bool, ...] = tuple(i not in bound and self.search_dom[i] != 0 for i in range(n))
+        # ... and the legal slots of a state ask of such a slot only whether it is filled
+        self._free: tuple[bool, ...] = tuple(i not in bound for i in range(n))
+        #: no slot goes first or last or rests on others: every empty slot is open
+        self._unordered = self.first < 0 and not any(self.last) and not any(self.supports)
         self.empty: State = (EMPTY,) * n
         self._legal: dict[State, list[tuple[int, ...] | None]] = {}
         self._legal_temp: dict[tuple[State, int], tuple[int, ...]] = {}
@@ -178,7 +187,10 @@ class CompiledCard:
         every die type asks)."""
         hit = self._open.get(state)
         if hit is None:
-            hit = self._open[state] = tuple(s for s in range(self.n) if self.is_open(state, s))
+            if self._unordered:
+                hit = self._open[state] = tuple(s for s in range(self.n) if state[s] == EMPTY)
+            else:
+                hit = self._open[state] = tuple(s for s in range(self.n) if self.is_open(state, s))
         return hit
 
     # -- legality (D.1) ---------------------------------------------------------------------
@@ -237,7 +249,13 @@ class CompiledCard:
             self._feasible.clear()
             self._removable.clear()
             self._open.clear()
-        table: list[tuple[int, ...] | None] = [None] * N_TYPES
+        # states alike in every way the card's rules can see share one table: a die on a slot no
+        # relation or clause names counts only as there, and types of one class as one
+        free, canon = self._free, self.canon
+        alike = tuple(t if t == EMPTY else 0 if free[i] else canon[t] for i, t in enumerate(state))
+        table = self._legal.get(alike)
+        if table is None:
+            table = self._legal[alike] = [None] * N_TYPES
         self._legal[state] = table
         return table
 
@@ -338,7 +356,13 @@ class CompiledCard:
         constraint holds? (Constraints whose slots are all filled were checked when placed.)"""
         hit = self._feasible.get(state)
         if hit is None:
-            hit = self._feasible[state] = self._search(state)
+            loose = self._loose
+            canon = self.canon
+            key = tuple(EMPTY if loose[i] or t == EMPTY else canon[t] for i, t in enumerate(state))
+            hit = self._feasible.get(key)
+            if hit is None:
+                hit = self._feasible[key] = self._search(key)
+            self._feasible[state] = hit
         return hit
 
     def _search(self, state: State) -> bool:

@@ -154,6 +154,9 @@ class TeamPlanner:
         #: tuples, not lists: once the collector has seen that they hold only numbers it stops
         #: tracking them, so a large memo costs its full passes nothing
         self._opt_memo: dict[tuple[object, ...], tuple[CardOption, ...]] = {}
+        #: the card tables whose ids key the memo, held so that no other tables can take their
+        #: address while an entry names it (a process may load one catalogue after another)
+        self._memo_rules: dict[int, object] = {}
         self._pending: tuple[GameState, int, list[_Step]] | None = None
         self._duds: tuple[tuple[object, ...], frozenset[tuple[int, str]]] = ((), _NONE)
         self._plan_duds: tuple[GameState, frozenset[tuple[int, str]]] | None = None
@@ -256,6 +259,7 @@ class TeamPlanner:
         caps = {s: state.seat_quota(s) - state.taken[s] for s in seats}
         if len(self._opt_memo) > 200_000:  # bounded: long simulations share one planner
             self._opt_memo.clear()
+            self._memo_rules.clear()
         # the position stands still while it is planned: its likely duds are found once
         self._plan_duds = (state, self.likely_duds(state))
         try:
@@ -324,6 +328,7 @@ class TeamPlanner:
                 complete = EMPTY not in nk
                 gain = before - m.draws(nk) + (self.w.points * pts if complete else 0.0)
                 out.append(CardOption(gain, j, nk, complete))
+        self._memo_rules[id(rules)] = rules
         found = self._opt_memo[memo_key] = tuple(out)
         return found
 
@@ -631,6 +636,9 @@ class _DiceSearch:
         self.free = free
         self.pen = pen
         self.branch = planner.w.branch
+        # every leaf weighs the sparks each seat would draw: the cost of one is found once
+        self.spark = planner.spark_cost(state) if state.config.uses_sparks else 0.0
+        self.drawing = [s for s in seats if state.config.uses_sparks and state.hands[s]]
         self.best_choices: list[tuple[int, Option]] = []
         self.best_value = -1e18
 
@@ -638,7 +646,8 @@ class _DiceSearch:
            took: dict[int, int], v: float, chosen: list[tuple[int, Option]]) -> None:
         planner, state, seats, free = self.planner, self.state, self.seats, self.free
         if i == len(free):
-            total = v - sum(planner._shortfall_cost(state, s, state.taken[s] + took[s]) for s in seats)
+            spark, quota, taken = self.spark, state.quota, state.taken
+            total = v - sum(spark * max(0, quota - taken[s] - took[s]) for s in self.drawing)
             if total > self.best_value + 1e-9:
                 self.best_choices[:] = chosen
                 self.best_value = total
