@@ -64,7 +64,13 @@ def _compile_atom(atom: Comparison | GroupTest) -> ClauseFn:
         ms = atom.members
         g = atom.group
         if g is Group.SAME_NUMBER:
-            return lambda a: len({a[m] % 6 for m in ms}) == 1
+            def same_number(a: Sequence[int]) -> bool:
+                face = a[ms[0]] % 6
+                for m in ms:
+                    if a[m] % 6 != face:
+                        return False
+                return True
+            return same_number
         if g is Group.DIFF_NUMBER:
             return lambda a: len({a[m] % 6 for m in ms}) == len(ms)
         if g is Group.SAME_COLOUR:
@@ -92,7 +98,13 @@ def compile_clause(clause: Clause) -> ClauseFn:
     fns = [_compile_atom(a) for a in clause.alts]
     if len(fns) == 1:
         return fns[0]
-    return lambda a: any(f(a) for f in fns)
+
+    def either(a: Sequence[int]) -> bool:
+        for f in fns:
+            if f(a):
+                return True
+        return False
+    return either
 
 
 class CompiledCard:
