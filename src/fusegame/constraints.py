@@ -165,9 +165,9 @@ class CompiledCard:
         # decides feasibility: states that differ only there, or only in types of one class,
         # share one answer (random roll-outs on loose cards meet thousands of such states)
         bound = {x for r in shape.relations for x in (r.a, r.b)} | {x for c in shape.clauses for x in c.slots}
-        self._loose: tuple[bool, ...] = tuple(i not in bound and self.search_dom[i] != 0 for i in range(n))
-        # ... and the legal slots of a state ask of such a slot only whether it is filled
         self._free: tuple[bool, ...] = tuple(i not in bound for i in range(n))
+        self._loose: tuple[bool, ...] = tuple(f and d != 0 for f, d in zip(self._free, self.search_dom))
+        # (and the legal slots of a state ask of a free slot only whether it is filled)
         #: no slot goes first or last or rests on others: every empty slot is open
         self._unordered = self.first < 0 and not any(self.last) and not any(self.supports)
         self.empty: State = (EMPTY,) * n

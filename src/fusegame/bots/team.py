@@ -151,6 +151,7 @@ class TeamPlanner:
         self._last_weights: tuple[float, ...] = ()
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
         self._costs: dict[tuple[object, ...], float] = {}
+        self._last_spark: tuple[object, float] = (None, 0.0)
         #: tuples, not lists: once the collector has seen that they hold only numbers it stops
         #: tracking them, so a large memo costs its full passes nothing
         self._opt_memo: dict[tuple[object, ...], tuple[CardOption, ...]] = {}
@@ -339,9 +340,15 @@ class TeamPlanner:
         return self.spark_cost(state) * max(0, state.quota - taken)
 
     def spark_cost(self, state: GameState) -> float:
+        # every leaf of the dice search asks: find the game's configuration by identity before
+        # hashing it (the pair holds the configuration, so its identity cannot be reused)
+        last_config, last_cost = self._last_spark
+        if last_config is state.config:
+            return last_cost
         key: tuple[object, ...] = ("spark", state.config)
         hit = self._costs.get(key)
         if hit is not None:
+            self._last_spark = (state.config, hit)
             return hit
         ids = [c.id for c in state.config.playable.sparks]
         w = self.weights(state)
@@ -349,6 +356,7 @@ class TeamPlanner:
                 / len(ids)) if ids else 5.0
         cost -= self.w.points * 2  # a defused spark scores 2
         self._costs[key] = cost
+        self._last_spark = (state.config, cost)
         return cost
 
     def penalty_cost(self, state: GameState, die: int) -> float:
@@ -636,9 +644,6 @@ class _DiceSearch:
         self.free = free
         self.pen = pen
         self.branch = planner.w.branch
-        # every leaf weighs the sparks each seat would draw: the cost of one is found once
-        self.spark = planner.spark_cost(state) if state.config.uses_sparks else 0.0
-        self.drawing = [s for s in seats if state.config.uses_sparks and state.hands[s]]
         self.best_choices: list[tuple[int, Option]] = []
         self.best_value = -1e18
 
@@ -646,8 +651,7 @@ class _DiceSearch:
            took: dict[int, int], v: float, chosen: list[tuple[int, Option]]) -> None:
         planner, state, seats, free = self.planner, self.state, self.seats, self.free
         if i == len(free):
-            spark, quota, taken = self.spark, state.quota, state.taken
-            total = v - sum(spark * max(0, quota - taken[s] - took[s]) for s in self.drawing)
+            total = v - sum(planner._shortfall_cost(state, s, state.taken[s] + took[s]) for s in seats)
             if total > self.best_value + 1e-9:
                 self.best_choices[:] = chosen
                 self.best_value = total
