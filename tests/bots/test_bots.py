@@ -20,7 +20,7 @@ from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
 from fusegame.constraints import EMPTY
 from fusegame.rng import Rng
-from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, new_game
+from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, defusal, new_game
 from fusegame.rules.state import HandCard
 from fusegame.scenario import scenario_from_data
 from fusegame.sim import get_policy, play_game
@@ -190,21 +190,48 @@ def test_the_planner_in_play_takes_the_smallest_card_while_the_middle_is_full() 
     assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "F06"
 
 
-def test_at_insane_the_planner_in_play_takes_the_easiest_card_as_before() -> None:
-    g = _take_smallest("insane")  # every card must be finished: none can wait to be a dud
-    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == TeamPlanner().choose_card(g, 0) == "F07"
+def test_at_insane_the_planner_in_play_takes_the_hardest_card() -> None:
+    # every card must be finished: the quick ones are kept for the end, when the seats whose cards
+    # are done can no longer help. F24 (Green cap) needs the most dice, F07 (Neighbours) the fewest
+    g = _take_smallest("insane")
+    planner = TeamPlanner()
+    work = {c: planner.model(g, c).draws(g.card_rules(c).empty) for c in g.row}
+    assert max(work, key=work.__getitem__) == "F24" and min(work, key=work.__getitem__) == "F07"
+    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "F24"
+    assert planner.choose_card(g, 0) == "F07"
+
+
+def test_heroic_has_the_planner_in_play_take_the_hardest_card_too() -> None:
+    config = GameConfig(players=2, game="countdown", difficulty="heroic")
+    play = play_game(config, 4, get_policy("play"), record=True).record
+    assert play is not None
+    s = new_game(config, 4)
+    planner = TeamPlanner()
+    takes = 0
+    for a in play.actions:
+        if isinstance(a, TakeCard) and len(defusal.options(s)) > 1:
+            work = {c: planner.model(s, c).draws(s.card_rules(c).empty) for c in defusal.options(s)}
+            assert work[a.card] == max(work.values())
+            takes += 1
+        s.apply(a)
+    assert takes > 0
 
 
 @pytest.mark.parametrize("kw", [
     {"players": 2, "difficulty": "insane"},
     {"players": 2, "game": "countdown", "difficulty": "heroic"},
 ])
-def test_play_is_the_team_planner_where_every_card_counts(kw: dict[str, object]) -> None:
+def test_where_every_card_counts_play_differs_from_the_team_planner_only_in_the_card_taken(
+        kw: dict[str, object]) -> None:
+    # the smallest card first and the likely duds are rules for games won with an empty middle
     config = GameConfig(**kw)  # type: ignore[arg-type]
     team = play_game(config, 4, get_policy("team"), record=True).record
-    play = play_game(config, 4, get_policy("play"), record=True).record
+    play = play_game(config, 4, get_policy("play:top_take_hardest=0"), record=True).record
     assert team is not None and play is not None
     assert [str(a) for a in play.actions] == [str(a) for a in team.actions]
+    hardest = play_game(config, 4, get_policy("play"), record=True).record
+    assert hardest is not None
+    assert [str(a) for a in hardest.actions] != [str(a) for a in team.actions]
 
 
 def test_play_takes_other_cards_than_the_team_planner_below_insane() -> None:

@@ -117,6 +117,20 @@ def test_the_take_hint_prefers_the_smallest_card() -> None:
         "que tengan entonces delante los jugadores no hace falta terminarlas")
 
 
+def test_at_insane_the_take_hint_prefers_the_hardest_card() -> None:
+    h = by_seat(load("take_hardest_first.yaml"))[0]
+    assert isinstance(h.action, TakeCard) and h.action.card == "F24"
+    assert h.advice["why"] == {"kind": "hardest_first", "where": "row", "work": 8}
+    assert h.reason == (
+        "Take F24 (Green cap, pyramid): the hardest card in the row (about 8 dice): every card must be "
+        "finished, so take the hard ones while there is time and leave the quick ones for the end, when "
+        "the players whose cards are done can no longer help")
+    assert hint_reason(h.advice, "es") == (
+        "Coge F24 (Green cap, pirámide): la carta más difícil de la fila (unos 8 dados): hay que terminar "
+        "todas las cartas, así que coge las difíciles mientras hay tiempo y deja las rápidas para el "
+        "final, cuando los jugadores que ya hayan terminado sus cartas no podrán ayudar")
+
+
 def test_late_in_the_game_the_hint_finishes_the_card_that_can_still_win() -> None:
     h = by_seat(load("finish_first.yaml"))[0]
     assert isinstance(h.action, Place) and h.action.card == "F43"
@@ -286,6 +300,9 @@ ADVICE: list[dict[str, Any]] = [
     {"kind": "take", "card": F12, "why": {"kind": "only", "work": 6}, "others": []},
     {"kind": "take", "card": F12, "why": {"kind": "easiest", "where": "row", "work": 1}, "others": []},
     {"kind": "take", "card": F44, "why": {"kind": "hardest_late", "work": 20}, "others": []},
+    {"kind": "take", "card": F44, "why": {"kind": "hardest_first", "where": "row", "work": 20}, "others": []},
+    {"kind": "take", "card": F44, "why": {"kind": "hardest_first", "where": "stacks", "work": 20},
+     "others": [{"card": F12, "seat": 0}]},
     {"kind": "take", "card": F44, "why": {"kind": "best_trade", "where": "stacks", "work": 12},
      "others": [{"card": F12, "seat": 0}, {"card": REDS, "seat": 2}]},
     {"kind": "take", "card": F12, "why": {"kind": "smallest", "where": "row", "work": 7}, "others": []},

@@ -338,6 +338,28 @@ def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, bro
         shot(page, f"play-hint-take-{name}-es")
 
 
+#: tests/scenarios/hints/take_hardest_first.yaml: Ana replaces a defused card at Insane, where
+#: every card must be finished.
+TAKE_HARDEST = yaml.safe_load(
+    (ROOT / "tests" / "scenarios" / "hints" / "take_hardest_first.yaml").read_text())
+
+
+def test_at_insane_the_hardest_card_is_hinted_with_the_reason_in_words(server: Server,
+                                                                     browser: Browser) -> None:
+    for name, page in viewport_pages(browser):
+        text, reason = hinted_position(server, page, TAKE_HARDEST)
+        if name == "desktop":
+            expect(text).to_contain_text("F24")
+            expect(reason).to_contain_text("the hardest card in the row")
+            expect(reason).to_contain_text("leave the quick ones for the end")
+            shot(page, f"play-hint-take-hardest-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(reason).to_contain_text("la carta más difícil de la fila")
+        expect(reason).to_contain_text("deja las rápidas para el final")
+        expect(reason).not_to_contain_text(re.compile("hardest|quick|finished"))
+        shot(page, f"play-hint-take-hardest-{name}-es")
+
+
 #: tests/scenarios/hints/finish_first.yaml: one bomb is left in the middle; Ana's Yellow 2 does
 #: more on her F42, but F43 is the card she can finish first.
 FINISH_FIRST = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "finish_first.yaml").read_text())

@@ -366,6 +366,8 @@ class _Hinter:
         why: Advice
         if len(options) == 1:
             why = {"kind": "only", "work": work(e)}
+        elif s.config.difficulty.top and self.p.takes_hardest(view):
+            why = {"kind": "hardest_first", "where": where, "work": work(e)}
         elif self.p.late_in_game(view):
             why = {"kind": "hardest_late", "work": work(e)}
         elif e <= min(costs.values()) + 1e-9:

@@ -63,6 +63,10 @@ class Weights:
     #: what a placement on a card that will likely never need finishing is worth, as a share of
     #: its work saved, below Insane and Heroic (1: every card counts alike; see ``likely_duds``)
     dud_gain: float = 1.0
+    #: at Insane and Heroic, where every card must be finished: 1 takes the hardest card in the
+    #: middle, so that the cards taken last, which must be finished in the last minutes while the
+    #: seats whose cards are done can no longer help, are the quick ones; 0 the easiest
+    top_take_hardest: float = 0.0
     #: a role action is used only if it improves the plan by more than this much work
     role_margin: float = 0.25
     #: options kept per die in the search for seats that may take several dice
@@ -71,10 +75,11 @@ class Weights:
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
 #: take after a defusal is the smallest (slots plus points) rather than the easiest, and late in
-#: the game a die on a card that will likely never need finishing counts a quarter of its work.
-#: Measured on the same deals, it wins more often at every table where the planner loses games
-#: (README, "The smallest card first" and "Finish what can still win").
-PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25)
+#: the game a die on a card that will likely never need finishing counts a quarter of its work;
+#: at Insane and Heroic it is the hardest. Measured on the same deals, it wins more often at
+#: every table where the planner loses games (README, "The smallest card first", "Finish what
+#: can still win" and "The hard cards first where every card counts").
+PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
@@ -485,14 +490,14 @@ class TeamPlanner:
         options = defusal.options(state)
         if len(options) == 1:
             return options[0]
-        late = self.late_in_game(state)
+        hardest = self.takes_hardest(state)
         # at Insane and Heroic every card must be finished: no big card can wait to be a dud
         take_size = 0.0 if state.config.difficulty.top else self.w.take_size
 
         def score(c: str) -> tuple[float, str]:
             e = self.model(state, c).draws(state.card_rules(c).empty)
             pts = state.bomb(c).points
-            v = e if late else -e + self.w.take_points * pts - take_size * card_size(state, c)
+            v = e if hardest else -e + self.w.take_points * pts - take_size * card_size(state, c)
             return (v, c)
 
         return max(options, key=score)
@@ -542,6 +547,17 @@ class TeamPlanner:
             return sum(len(s) for s in state.stacks.piles.values())
         fuses = {f.id for f in state.config.catalogue.fuses}
         return len(state.row) + sum(1 for c in state.deck if c not in fuses)
+
+    def takes_hardest(self, state: GameState) -> bool:
+        """Whether the card to take now is the hardest in the middle: late in the game below
+        Insane and Heroic (``late_in_game``), and throughout at Insane and Heroic with
+        ``Weights.top_take_hardest``. There every card must be finished, and the cards taken last
+        must be finished at the end, when the seats whose cards are done can no longer help (in
+        FUSE their dice are rerolled against the cards still open): those should be the quick
+        ones."""
+        if state.config.difficulty.top:
+            return self.w.top_take_hardest > 0
+        return self.late_in_game(state)
 
     def late_in_game(self, state: GameState) -> bool:
         """Whether a card taken now will likely never need finishing: the middle holds no more

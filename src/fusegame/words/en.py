@@ -176,6 +176,10 @@ def _take_why(a: Ev) -> str:
         return f"the easiest card {where} ({about(w['work'])})"
     if w["kind"] == "hardest_late":
         return f"the game is nearly over, so take the hardest and leave the easy ones ({about(w['work'])})"
+    if w["kind"] == "hardest_first":
+        return (f"the hardest card {where} ({about(w['work'])}): every card must be finished, so take "
+                "the hard ones while there is time and leave the quick ones for the end, when the "
+                "players whose cards are done can no longer help")
     if w["kind"] == "smallest":
         return (f"the smallest card {where} (fewest slots and points, {about(w['work'])}): leave the big "
                 "ones for last; the game is won once the middle is empty, and the cards then in front of "

@@ -282,6 +282,10 @@ def _take_why(a: Ev) -> str:
     if w["kind"] == "hardest_late":
         return (f"la partida está a punto de terminar, así que coge la más difícil y deja las fáciles "
                 f"({about(w['work'])})")
+    if w["kind"] == "hardest_first":
+        return (f"la carta más difícil {where} ({about(w['work'])}): hay que terminar todas las cartas, "
+                "así que coge las difíciles mientras hay tiempo y deja las rápidas para el final, cuando "
+                "los jugadores que ya hayan terminado sus cartas no podrán ayudar")
     if w["kind"] == "smallest":
         return (f"la carta más pequeña {where} (menos casillas y puntos, {about(w['work'])}): deja las "
                 "grandes para el final; la partida se gana cuando el centro queda vacío, y las cartas "

@@ -208,6 +208,7 @@ function takeWhy(why, card) {
     case 'only': return t('advice.takeOnly', {work, points: pointsWords(card.points)});
     case 'easiest': return t('advice.takeEasiest', {work, where});
     case 'hardest_late': return t('advice.takeHardest', {work});
+    case 'hardest_first': return t('advice.takeHardestFirst', {work, where});
     case 'best_trade': return t('advice.takeTrade', {work, where, points: pointsWords(card.points)});
     case 'smallest': return t('advice.takeSmallest', {work, where});
     default: return '';
