@@ -6,6 +6,7 @@ easy, which die completes what and which die a penalty may take are all known.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -224,14 +225,42 @@ def test_heroic_has_the_planner_in_play_take_the_hardest_card_too() -> None:
 def test_where_every_card_counts_play_differs_from_the_team_planner_only_in_the_card_taken(
         kw: dict[str, object]) -> None:
     # the smallest card first and the likely duds are rules for games won with an empty middle
+    # (and the wider dice search is left narrow here, to compare the judgements alone)
     config = GameConfig(**kw)  # type: ignore[arg-type]
     team = play_game(config, 4, get_policy("team"), record=True).record
-    play = play_game(config, 4, get_policy("play:top_take_hardest=0"), record=True).record
+    play = play_game(config, 4, get_policy("play:top_take_hardest=0,branch=3"), record=True).record
     assert team is not None and play is not None
     assert [str(a) for a in play.actions] == [str(a) for a in team.actions]
     hardest = play_game(config, 4, get_policy("play"), record=True).record
     assert hardest is not None
     assert [str(a) for a in hardest.actions] != [str(a) for a in team.actions]
+
+
+def test_a_wider_dice_search_never_settles_for_a_worse_plan() -> None:
+    # a seat that takes several dice: the planner in play keeps six options a die, not three
+    config = GameConfig(players=2, difficulty="elite")
+    narrow, wide = TeamPlanner(replace(PLAY_WEIGHTS, branch=3)), TeamPlanner(PLAY_WEIGHTS)
+    assert wide.w.branch == 6
+    s = new_game(config, 7)
+    rng = Rng(7)
+    better = compared = 0
+    while not s.is_over and compared < 60:
+        if any(d.kind == "distribute" for d in s.to_act().values()) and len(s.unplaced()) > 2:
+            n, w = narrow.plan(s).value, wide.plan(s).value
+            assert w >= n - 1e-9
+            better += w > n + 1e-9
+            compared += 1
+        s.apply(wide(s, rng))
+    assert compared >= 20 and better > 0
+
+
+def test_games_with_role_cards_keep_the_narrow_dice_search() -> None:
+    # a role is tried by planning the roll again: a wider search would cost the in-play budget
+    config = GameConfig(players=2, game="countdown", difficulty="expert")
+    play = play_game(config, 4, get_policy("play"), record=True).record
+    narrow = play_game(config, 4, get_policy("play:branch=3"), record=True).record
+    assert play is not None and narrow is not None
+    assert [str(a) for a in play.actions] == [str(a) for a in narrow.actions]
 
 
 def test_play_takes_other_cards_than_the_team_planner_below_insane() -> None:
