@@ -416,6 +416,33 @@ def logged_game(server: Server) -> int:
     return log_id
 
 
+def test_a_replay_that_answers_late_does_not_draw_over_the_next_page(server: Server,
+                                                                     browser: Browser) -> None:
+    # the player opens a replay and goes back to the log before the server has sent the replay
+    log_id = logged_game(server)
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        held: list[Any] = []
+        page.route(f"**/api/log/{log_id}/replay", lambda route: held.append(route))
+        page.goto(f"{server.base}/#/log/{log_id}")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert held, "the replay was never asked for"
+        page.get_by_test_id("nav-log").click()
+        rows = page.get_by_test_id("log-row")
+        expect(rows.first).to_be_visible()
+        held[0].continue_()  # the replay arrives now
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("#app")).to_have_attribute("data-page", "log")
+        expect(rows.first).to_be_visible()
+        expect(page.get_by_test_id("replay-slider")).to_have_count(0)
+    finally:
+        ctx.close()
+
+
 def test_the_replay_viewer_tells_each_step_in_words(server: Server, browser: Browser) -> None:
     log_id = logged_game(server)
     steps: list[dict[str, Any]] = httpx.get(f"{server.base}/api/log/{log_id}/replay").json()["steps"]

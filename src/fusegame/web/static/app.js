@@ -28,10 +28,17 @@ function route() {
 
 function navigate() {
   const [Page, param] = route();
-  if (page && page.destroy) page.destroy();
+  if (page) {
+    // an answer the server sends the page left behind must not draw over the next one
+    page.gone = true;
+    if (page.destroy) page.destroy();
+  }
   toggleHelp(false);
   mount(app);
-  page = new Page(app, param);
+  const next = new Page(app, param);
+  const draw = next.render.bind(next);
+  next.render = (...args) => (next.gone ? undefined : draw(...args));
+  page = next;
   renderHeader();
   page.render();
   app.focus({preventScroll: true});

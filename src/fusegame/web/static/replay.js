@@ -39,12 +39,14 @@ export class ReplayPage {
     this.playing = null;
     this.table = new Table({interactive: false});
     api.logEntry(id).then(async (entry) => {
+      if (this.gone) return; // the player has moved on to another page
       this.entry = entry;
       if (entry.table) { // played with the box: its score, and no moves to replay
         this.render();
         return;
       }
       const replay = await api.replay(id);
+      if (this.gone) return;
       this.steps = replay.steps || [];
       this.render();
       this.go(0);
@@ -68,6 +70,7 @@ export class ReplayPage {
   }
 
   async go(step) {
+    if (this.gone) return;
     step = Math.max(0, Math.min(this.last, step));
     this.step = step;
     this.before = null;
@@ -76,7 +79,7 @@ export class ReplayPage {
       // a step without events is told from its action, whose dice the table before it names
       const needBefore = step > 0 && !((this.steps[step] || {}).events || []).length;
       const [view, before] = await Promise.all([this.view(step), needBefore ? this.view(step - 1) : null]);
-      if (this.step !== step) return; // the slider has moved on
+      if (this.step !== step || this.gone) return; // the slider, or the player, has moved on
       this.before = before;
       this.renderStep();
       await this.table.update({view, moves: {place: [], actions: []}, hints: null, names: this.entry.names || []});
