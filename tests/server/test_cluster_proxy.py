@@ -78,8 +78,14 @@ def proxy(tmp_path: Path) -> Iterator[str]:
             try:
                 yield base
             finally:
-                proc.kill()
-                proc.wait(10)
+                # nginx's fast shutdown: the master stops its workers before it exits (killed
+                # outright, it left a worker behind still listening on the port)
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(10)
 
 
 def test_a_game_played_through_a_round_robin_proxy_over_two_processes(proxy: str) -> None:
