@@ -20,12 +20,9 @@ import statistics as st
 from dataclasses import dataclass
 
 from fusegame.bots.team import TeamPlanner
-from fusegame.rng import Rng
-from fusegame.rules.actions import Tick
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import GameState, new_game
-from fusegame.sim import Pace, game_seed, get_policy
-from fusegame.sim.game import POLICY_SALT
+from fusegame.sim import Pace, game_seed, get_policy, play_game
 
 
 @dataclass
@@ -45,20 +42,14 @@ def hand_work(planner: TeamPlanner, s: GameState) -> list[float]:
 
 
 def play(config: GameConfig, seed: int, policy: str, pace: Pace, judge: TeamPlanner) -> Game:
+    """One game played by ``sim.play_game``, then walked again through its record to watch it."""
+    played = play_game(config, seed, get_policy(policy), pace, record=True).record
+    assert played is not None
     s = new_game(config, seed)
-    rng = Rng(seed).fork(POLICY_SALT)
-    pol = get_policy(policy)
-    turn, at = -1, 0
     emptied: tuple[float, list[float]] | None = None
     penalties = after = 0
-    while not s.is_over:
-        if s.turn != turn:
-            turn = s.turn
-            at += pace.turn_of(s)
-            s.apply_unchecked(Tick(-1, at))
-            if s.is_over:
-                break
-        for e in s.apply_unchecked(pol(s, rng)):
+    for action in played.actions:
+        for e in s.apply_unchecked(action):
             if e.kind == "penalty_rolled":
                 penalties += 1
                 after += emptied is not None

@@ -323,41 +323,42 @@ def hinted_position(server: Server, page: Page, position: dict[str, Any]) -> tup
     return page.get_by_test_id("hint-text"), page.get_by_test_id("hint-reason")
 
 
-def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, browser: Browser) -> None:
-    for name, page in viewport_pages(browser):
-        text, reason = hinted_position(server, page, TAKE_SMALLEST)
-        if name == "desktop":
-            expect(text).to_contain_text("F06")
-            expect(reason).to_contain_text("the smallest card in the row (fewest slots and points")
-            expect(reason).to_contain_text("leave the big ones for last")
-            shot(page, f"play-hint-take-{name}")
-            page.get_by_test_id("lang-switch").select_option("es")
-        expect(reason).to_contain_text("la carta más pequeña de la fila (menos casillas y puntos")
-        expect(reason).to_contain_text("deja las grandes para el final")
-        expect(reason).not_to_contain_text(re.compile("smallest|slots|leave"))
-        shot(page, f"play-hint-take-{name}-es")
-
-
 #: tests/scenarios/hints/take_hardest_first.yaml: Ana replaces a defused card at Insane, where
 #: every card must be finished.
 TAKE_HARDEST = yaml.safe_load(
     (ROOT / "tests" / "scenarios" / "hints" / "take_hardest_first.yaml").read_text())
 
+#: the card to take, hinted: (position, screenshot name, card, English phrases, Spanish phrases,
+#: English words the Spanish page must not show)
+TAKE_HINTS = {
+    "smallest": (TAKE_SMALLEST, "play-hint-take", "F06",
+                 ("the smallest card in the row (fewest slots and points", "leave the big ones for last"),
+                 ("la carta más pequeña de la fila (menos casillas y puntos",
+                  "deja las grandes para el final"),
+                 "smallest|slots|leave"),
+    "hardest at insane": (TAKE_HARDEST, "play-hint-take-hardest", "F24",
+                          ("the hardest card in the row", "leave the quick ones for the end"),
+                          ("la carta más difícil de la fila", "deja las rápidas para el final"),
+                          "hardest|quick|finished"),
+}
 
-def test_at_insane_the_hardest_card_is_hinted_with_the_reason_in_words(server: Server,
-                                                                     browser: Browser) -> None:
+
+@pytest.mark.parametrize("case", TAKE_HINTS)
+def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, browser: Browser,
+                                                             case: str) -> None:
+    position, shot_name, card, english, spanish, not_spanish = TAKE_HINTS[case]
     for name, page in viewport_pages(browser):
-        text, reason = hinted_position(server, page, TAKE_HARDEST)
+        text, reason = hinted_position(server, page, position)
         if name == "desktop":
-            expect(text).to_contain_text("F24")
-            expect(reason).to_contain_text("the hardest card in the row")
-            expect(reason).to_contain_text("leave the quick ones for the end")
-            shot(page, f"play-hint-take-hardest-{name}")
+            expect(text).to_contain_text(card)
+            for phrase in english:
+                expect(reason).to_contain_text(phrase)
+            shot(page, f"{shot_name}-{name}")
             page.get_by_test_id("lang-switch").select_option("es")
-        expect(reason).to_contain_text("la carta más difícil de la fila")
-        expect(reason).to_contain_text("deja las rápidas para el final")
-        expect(reason).not_to_contain_text(re.compile("hardest|quick|finished"))
-        shot(page, f"play-hint-take-hardest-{name}-es")
+        for phrase in spanish:
+            expect(reason).to_contain_text(phrase)
+        expect(reason).not_to_contain_text(re.compile(not_spanish))
+        shot(page, f"{shot_name}-{name}-es")
 
 
 #: tests/scenarios/hints/finish_first.yaml: one bomb is left in the middle; Ana's Yellow 2 does
