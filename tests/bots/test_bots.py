@@ -102,6 +102,31 @@ def test_a_one_slot_card_that_takes_any_die_needs_exactly_one(cards: Catalogue) 
     assert model(g, "A2").draws(g.card_rules("A2").empty) == pytest.approx(5.0)
 
 
+def test_a_card_shown_two_dice_at_a_time_counts_the_best_of_them(cards: Catalogue) -> None:
+    g = position(cards, [["A1", "A2"]])
+    empty = g.card_rules("A2").empty
+    two = card_model("A2", g.card_rules("A2"), tuple(type_weights(g.dice)), offer=2)
+    # a red die is one in five; one of two dice is red with chance 1 - (4/5)^2 = 0.36
+    assert two.draws(empty) == pytest.approx(1 / 0.36)
+    # the planner asks the model it is told to: `play:offer_dice=2` for analysis
+    planner = get_policy("play:offer_dice=2")
+    assert isinstance(planner, TeamPlanner)
+    assert planner.model(g, "A2").draws(empty) == pytest.approx(1 / 0.36)
+    assert TeamPlanner(PLAY_WEIGHTS).model(g, "A2").draws(empty) == pytest.approx(5.0)
+
+
+def test_two_dice_at_a_time_favour_the_card_whose_best_die_comes_sooner(cards: Catalogue) -> None:
+    # a rising stack started with a 3 needs a 4, 5, 6 next: with two dice shown its work falls
+    # by more than the loose start's, since the best of two is likelier to fit
+    g = position(cards, [["A3", "A1"]])
+    weights = tuple(type_weights(g.dice))
+    one, two = model(g, "A3"), card_model("A3", g.card_rules("A3"), weights, offer=2)
+    empty = g.card_rules("A3").empty
+    high = one.after(empty, 0, t("R3"))
+    assert two.draws(empty) < one.draws(empty)
+    assert one.draws(high) / two.draws(high) > one.draws(empty) / two.draws(empty)
+
+
 def test_a_complete_card_needs_nothing_and_harder_cards_need_more(cards: Catalogue) -> None:
     g = position(cards, [["A3", "A4"]])
     m3, m4 = model(g, "A3"), model(g, "A4")

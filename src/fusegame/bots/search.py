@@ -212,6 +212,11 @@ class SearchPolicy:
         """Minus the work left (hands, row and deck), or the win/loss bonus."""
         if g.outcome is not None:
             return WIN_BONUS if g.outcome.won else -WIN_BONUS
+        return -self.work_left(g)
+
+    def work_left(self, g: GameState) -> float:
+        """The expected dice still needed on every bomb in the hands, the row and the deck, less
+        the ``2 x players`` hardest below Insane and Heroic."""
         works: list[float] = []
         for hand in g.hands:
             for hc in hand:
@@ -230,7 +235,7 @@ class SearchPolicy:
         if not g.config.difficulty.top:
             works.sort()
             del works[len(works) - min(len(works), 2 * g.players):]
-        return -sum(works)
+        return sum(works)
 
 
 class _PlanSearch:

@@ -74,6 +74,10 @@ class Weights:
     #: the same in games with role cards (Countdown, FUSE with the roles module): a role is tried
     #: by planning the roll again, so a wider search there would cost the in-play time budget
     role_branch: int = 3
+    #: dice shown at a time to a card in its model of work, the best of them counting
+    #: (``bots.value``): a seat sees the whole roll, not one die. 1, one die a time, is the
+    #: planner's; more was measured no better (README, "Looking past the roll")
+    offer_dice: int = 1
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -293,7 +297,7 @@ class TeamPlanner:
         return w
 
     def model(self, state: GameState, card: str) -> CardModel:
-        return card_model(card, state.card_rules(card), self.weights(state))
+        return card_model(card, state.card_rules(card), self.weights(state), offer=self.w.offer_dice)
 
     def _options(self, state: GameState, seat: int, keys: dict[str, tuple[int, ...]],
                  dice: Sequence[int]) -> list[Option]:

@@ -18,6 +18,11 @@ on a random legal slot, all drawn from one stream per card so that neighbouring 
 compared on the same luck. Roll-outs never decline a die, so on big cards the model is a little
 pessimistic. Every answer is memoised for the process, and every number is a pure function of
 the card, the dice and the state, so bots stay deterministic.
+
+A model may also be asked with ``offer`` dice shown at a time, of which the best one counts (a
+seat at the table sees the whole roll, not one die): then ``w_t`` above becomes the chance that
+the best of ``offer`` dice is of class ``t``, and ``draws`` counts offers rather than dice. The
+planner uses one die a time; ``Weights.offer_dice`` tries more (measured no better).
 """
 
 from __future__ import annotations
@@ -58,8 +63,9 @@ class CardModel:
     """Expected dice to complete one card, for one dice inventory (see the module docstring)."""
 
     def __init__(self, card_id: str, rules: CompiledCard, weights: Sequence[float],
-                 exact_budget: int = EXACT_BUDGET) -> None:
+                 exact_budget: int = EXACT_BUDGET, offer: int = 1) -> None:
         self.card_id = card_id
+        self.offer = offer
         self.rules = rules
         by_rep: dict[int, float] = {}
         for t, w in enumerate(weights):
@@ -134,7 +140,7 @@ class CardModel:
             if slots:
                 best = min(self._exact(state[:j] + (rep,) + state[j + 1:]) for j in slots)
                 options.append((best, w))
-        value = _solve(options)
+        value = _solve(options, self.offer)
         self._memo[state] = value
         return value
 
@@ -151,8 +157,12 @@ class CardModel:
             n = 0
             while EMPTY in s and n < HOPELESS:
                 n += 1
-                rep = self._draw(rng)
-                slots = rules.legal_slots(s, rep)
+                slots: tuple[int, ...] = ()
+                for _ in range(self.offer):
+                    rep = self._draw(rng)
+                    slots = rules.legal_slots(s, rep)
+                    if slots:
+                        break
                 if not slots:
                     continue
                 j = slots[0] if len(slots) == 1 else slots[rng.below(len(slots))]
@@ -166,36 +176,44 @@ class CardModel:
         return self.classes[min(i, len(self.classes) - 1)][0]
 
 
-def _solve(options: list[tuple[float, float]]) -> float:
-    """``E = 1 + sum w * min(E, b)`` over (b, w) options; the rest of the draws are declined."""
+def _solve(options: list[tuple[float, float]], offer: int = 1) -> float:
+    """``E = 1 + sum w * min(E, b)`` over (b, w) options; the rest of the draws are declined.
+
+    With ``offer`` dice shown at a time, the best of them counts: an option's chance becomes the
+    chance that none of the dice is better and not all are worse."""
     if not options:
         return HOPELESS
     options.sort()
     e = HOPELESS
     p = 0.0
     s = 0.0
+    cum = 0.0
     for b, w in options:
         if b >= e:
             break
+        if offer > 1:
+            q = (1.0 - cum) ** offer - max(0.0, 1.0 - cum - w) ** offer
+            cum += w
+            w = q
         p += w
         s += w * b
         e = min(HOPELESS, (1.0 + s) / p)
     return e
 
 
-_MODELS: dict[tuple[int, tuple[float, ...], int], CardModel] = {}
+_MODELS: dict[tuple[int, tuple[float, ...], int, int], CardModel] = {}
 
 
 def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...],
-               exact_budget: int = EXACT_BUDGET) -> CardModel:
+               exact_budget: int = EXACT_BUDGET, offer: int = 1) -> CardModel:
     """The process-wide model of a card (games with the same dice share its memo).
 
     ``exact_budget`` is the most states a card may have and still be solved exactly. Play keeps
     the default (fast to build); card analysis raises it, where accuracy matters more than the
     second or so a large card takes to solve.
     """
-    key = (id(rules), weights, exact_budget)
+    key = (id(rules), weights, exact_budget, offer)
     m = _MODELS.get(key)
     if m is None or m.rules is not rules:
-        m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget)
+        m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget, offer)
     return m
