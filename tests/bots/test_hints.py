@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from fusegame import GameConfig, new_game
 from fusegame.bots import Hint, hint
 from fusegame.bots.hints import die_words, nobody_acts
-from fusegame.bots.team import TeamPlanner
+from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.cli import app
 from fusegame.rules.actions import Done, GiveUp, Place, Recolour, TakeCard, Tick
 from fusegame.rules.state import GameState
@@ -86,6 +86,33 @@ def test_a_seat_with_no_legal_placement_is_told_to_say_done() -> None:
     assert isinstance(h.action, Done) and h.text == "Say done"
     assert h.reason.startswith("Say done: no die fits your cards")
     assert "left for the penalty" in h.reason  # two of the four dice go unused this turn
+
+
+def test_a_die_left_for_the_penalty_says_what_the_penalty_costs() -> None:
+    # p0 has nothing to place; the penalty for the Black 5 comes after p1 completes F27 (its dice
+    # are safe then) and p2 puts a die on the Straight (which it may knock off)
+    state = load("penalty_cost.yaml")
+    h = by_seat(state)[0]
+    assert isinstance(h.action, Done)
+    then = h.advice["then"]
+    assert then["kind"] == "penalty" and [d["die"] for d in then["dice"]] == ["K5"]
+    planner = TeamPlanner(PLAY_WEIGHTS)
+    before = planner.penalty_cost(state, state.unplaced()[2])  # F27's Red 4 and Blue 4 at risk
+    assert 0 < then["cost_tenths"] < 10 * before
+    assert h.reason == (f"Say done: no die fits your cards; the Black 5 is left for the penalty, "
+                        f"which undoes about {then['cost_tenths'] / 10:g} dice of work on average")
+
+
+def test_a_penalty_with_no_die_on_the_cards_to_take_costs_nothing() -> None:
+    hints = hint(load("penalty_free.yaml"))
+    assert len(hints) == 3
+    for h in hints:
+        assert isinstance(h.action, Done)
+        assert h.advice["then"] == {"kind": "penalty", "dice": h.advice["then"]["dice"], "cost_tenths": 0}
+        assert len(h.advice["then"]["dice"]) == 3
+        assert h.reason.endswith("which costs nothing: no die on the cards can be lost to it")
+        assert hint_reason(h.advice, "es").endswith(
+            "que no cuesta nada: no se puede perder ningún dado de las cartas")
 
 
 def test_a_seat_is_told_when_its_die_does_more_elsewhere() -> None:
@@ -282,8 +309,10 @@ ADVICE: list[dict[str, Any]] = [
     {"kind": "done", "why": {"kind": "no_fit"}, "then": None},
     {"kind": "done", "why": {"kind": "harder"}, "then": {"kind": "sparks", "count": 2}},
     {"kind": "done", "why": {"kind": "team"}, "then": {"kind": "penalty", "dice": [B5]}},
+    {"kind": "done", "why": {"kind": "team"}, "then": {"kind": "penalty", "dice": [B5], "cost_tenths": 0}},
+    {"kind": "done", "why": {"kind": "harder"}, "then": {"kind": "penalty", "dice": [R1], "cost_tenths": 10}},
     {"kind": "done", "why": {"kind": "better_elsewhere", "die": B5, "seat": 2, "card": REDS},
-     "then": {"kind": "penalty", "dice": [B5, R1, KY3]}},
+     "then": {"kind": "penalty", "dice": [B5, R1, KY3], "cost_tenths": 14}},
     {"kind": "wait_for_role", "leader": 0, "die": B5, "card": REDS},
     {"kind": "role", "role": "rethrow", "dice": [R1]},
     {"kind": "role", "role": "rethrow", "dice": [R1, B5]},
@@ -418,7 +447,7 @@ def test_spanish_hints_read_naturally() -> None:
         "El dado verde 4 en F27 (Three of a kind): la completa, +3 puntos")
     assert hint_reason(h[2].advice, "es", seat=2) == (
         "Di que has terminado: ningún dado encaja en tus cartas; el dado amarillo 2 y el dado negro 5 quedan "
-        "para la penalización")
+        "para la penalización, que deshace de media unos 0,3 dados de trabajo")
     role = by_seat(load("role.yaml"))
     assert hint_reason(role[0].advice, "es", seat=0).startswith(
         "Haz que el dado azul 5 sea rojo: después irá en la carta REDS de J2 (ahorra unos ")

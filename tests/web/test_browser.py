@@ -31,6 +31,7 @@ from fusegame.server.app import create_app
 from fusegame.server.options import RoomOptions, parse_options
 from fusegame.server.room import Room
 from fusegame.server.storage import entry_from_state
+from fusegame.words import hint_reason
 from liveserver import Server, served
 
 pytestmark = pytest.mark.timeout(240)
@@ -359,6 +360,34 @@ def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, bro
             expect(reason).to_contain_text(phrase)
         expect(reason).not_to_contain_text(re.compile(not_spanish))
         shot(page, f"{shot_name}-{name}-es")
+
+
+#: tests/scenarios/hints/penalty_free.yaml and penalty_cost.yaml: nothing rolled fits Ana's card,
+#: and the dice left for the penalty cost nothing (no die is on any card yet) or a little
+PENALTY_HINTS = {name: yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / f"{name}.yaml").read_text())
+                 for name in ("penalty_free", "penalty_cost")}
+
+
+@pytest.mark.parametrize("case", PENALTY_HINTS)
+def test_a_die_left_for_the_penalty_is_hinted_with_what_it_costs(server: Server, browser: Browser,
+                                                                 case: str) -> None:
+    position = PENALTY_HINTS[case]
+    advice = {h.seat: h for h in hint(scenario_from_data(position))}[0].advice
+    assert advice["kind"] == "done"
+    # the page gives the reason the command line gives (after its "Say done: "), and in Spanish
+    # the same cost (the page names the dice its own way)
+    english = hint_reason(advice, "en", seat=0).split(": ", 1)[1]
+    spanish = hint_reason(advice, "es", seat=0).split("penalización", 1)[1]
+    assert ("costs nothing" in english) == (case == "penalty_free")
+    for name, page in viewport_pages(browser):
+        text, reason = hinted_position(server, page, position)
+        if name == "desktop":
+            expect(text).to_contain_text("Say you are done")
+            expect(reason).to_have_text(f"— {english}")
+            shot(page, f"play-hint-{case.replace('_', '-')}-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(reason).to_contain_text(spanish)
+        shot(page, f"play-hint-{case.replace('_', '-')}-{name}-es")
 
 
 #: tests/scenarios/hints/finish_first.yaml: one bomb is left in the middle; Ana's Yellow 2 does

@@ -41,6 +41,7 @@ from fusegame.rules.actions import (
     ReturnFree,
     RollSix,
     TakeCard,
+    with_time,
 )
 from fusegame.rules.config import Setup
 from fusegame.rules.fuse_cards import RollSix as RollSixPending
@@ -307,8 +308,26 @@ class _Hinter:
             if short:
                 then = {"kind": "sparks", "count": short}
         elif self.plan.unused:
-            then = {"kind": "penalty", "dice": [self.die(d) for d in self.plan.unused]}
+            # what the dice left cost, in the planner's own measure, once the plan's dice are on
+            # the cards (the penalty comes after them and may take them too): a die whose penalty
+            # can knock nothing off is left free, and the player should hear so
+            after = self.after_plan()
+            cost = sum(self.p.penalty_cost(after, d) for d in self.plan.unused)
+            then = {"kind": "penalty", "dice": [self.die(d) for d in self.plan.unused],
+                    "cost_tenths": round(cost * 10)}
         return Hint(seat, dec.kind, Done(seat, s.time_ms), {"kind": "done", "why": why, "then": then})
+
+    def after_plan(self) -> GameState:
+        """The position once the plan's placements are made (as far as they stay legal)."""
+        g = self.s.clone()
+        for m in self.plan.moves:
+            a = m.action
+            if not isinstance(a, Place) or g.is_over:
+                continue
+            placed = with_time(a, g.time_ms)
+            if placed in g.legal_actions(a.seat):
+                g.apply_unchecked(placed)
+        return g
 
     def gain(self, a: Place) -> float:
         """Work a placement saves on its card (negative: the card gets harder)."""

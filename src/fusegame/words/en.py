@@ -236,7 +236,18 @@ def _done_reason(a: Ev, p: Seat, me: int | None) -> str:
     elif then and then["kind"] == "penalty":
         left = then["dice"]
         after = f"; the {dice_list(left)} {'is' if len(left) == 1 else 'are'} left for the penalty"
+        after += _penalty_cost(then.get("cost_tenths"))
     return f"Say done: {why}{after}"
+
+
+def _penalty_cost(tenths: int | None) -> str:
+    """What the penalty for the dice left is expected to undo (nothing said for a hint without it)."""
+    if tenths is None:
+        return ""
+    cost = tenths / 10
+    if tenths == 0:
+        return ", which costs nothing: no die on the cards can be lost to it"
+    return f", which undoes about {cost:g} {'die' if cost == 1 else 'dice'} of work on average"
 
 
 def _role_reason(a: Ev, p: Seat, me: int | None) -> str:

@@ -239,7 +239,19 @@ def _done_reason(a: Ev, p: Seat, me: int | None) -> str:
     elif then and then["kind"] == "penalty":
         left = then["dice"]
         after = f"; {dice_list(left)} {'queda' if len(left) == 1 else 'quedan'} para la penalización"
+        after += _penalty_cost(then.get("cost_tenths"))
     return f"Di que has terminado: {why}{after}"
+
+
+def _penalty_cost(tenths: int | None) -> str:
+    """Lo que se espera que deshaga la penalización por los dados que quedan."""
+    if tenths is None:
+        return ""
+    cost = tenths / 10
+    if tenths == 0:
+        return ", que no cuesta nada: no se puede perder ningún dado de las cartas"
+    n = "un dado" if cost == 1 else f"unos {cost:g} dados".replace(".", ",")
+    return f", que deshace de media {n} de trabajo"
 
 
 def _wait_reason(a: Ev, p: Seat, me: int | None) -> str:

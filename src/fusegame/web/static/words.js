@@ -1,7 +1,7 @@
 // The game in words: events, actions, hints and the causes of dice given up, in the page's
 // language, with the players' names. The server sends facts (seats, card ids, dice as {colours,
 // face, as}, causes and advice as small objects); every sentence is made here from them.
-import {t} from './i18n.js';
+import {getLang, t} from './i18n.js';
 import {COLOURS, dieName} from './dice.js';
 
 /** "R" -> "Red", "K/Y" -> "Black/Yellow". */
@@ -196,7 +196,12 @@ function doneThen(then) {
   if (then.kind === 'sparks') return t('advice.thenSparks', {n: then.count});
   if (then.kind === 'penalty') {
     const dice = then.dice || [];
-    return t('advice.thenPenalty', {n: dice.length, dice: listWords(dice.map(dieName))});
+    const left = t('advice.thenPenalty', {n: dice.length, dice: listWords(dice.map(dieName))});
+    const tenths = then.cost_tenths;
+    if (tenths === undefined || tenths === null) return left; // a hint without its cost
+    if (tenths === 0) return left + t('advice.penaltyFree');
+    const cost = tenths / 10;
+    return left + t('advice.penaltyCost', {n: cost, cost: cost.toLocaleString(getLang())});
   }
   return '';
 }
