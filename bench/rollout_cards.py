@@ -2,16 +2,18 @@
 
     python bench/rollout_cards.py --cells 3/expert,3/elite --games 100 --samples 8
     python bench/rollout_cards.py --cells 3/expert --games 100 --samples 16 --gate 2
-    python bench/rollout_cards.py --cells 3/expert,3/elite --games 150 --start 5000 --out cards.jsonl --fit
+    python bench/rollout_cards.py --cells 3/expert,3/elite --games 150 --start 5000 --fit
+    python bench/rollout_cards.py --cells 3/expert,3/elite --games 100 --policy play:penalty_after_plan=0
 
-The challenger is the planner in play (``play``) except for the card a seat takes after a
-defusal. There every card on offer is played out ``--samples`` times to the end of the game, in
-sampled futures (``bots.search.determinise``: the face-down cards shuffled and the game's
-generator reseeded, so the roll-outs never read the real future; every card meets the same
-futures), with the planner in play making every decision after it. A card's value is the share
-of its roll-outs won (a lost one counts the work still needed, a little, so that the nearer
-losses rank higher). With ``--gate T`` the challenger leaves the planner's card only for one
-whose paired difference over the futures has a t statistic above ``T``.
+The challenger is the planner in play (``play``, or the planner ``--policy`` names) except for
+the card a seat takes after a defusal. There every card on offer is played out ``--samples``
+times to the end of the game, in sampled futures (``bots.search.determinise``: the face-down
+cards shuffled and the game's generator reseeded, so the roll-outs never read the real future;
+every card meets the same futures), with the same planner making every decision after it. A
+card's value is the share of its roll-outs won (a lost one counts the work still needed, a
+little, so that the nearer losses rank higher). With ``--gate T`` the challenger leaves the
+planner's card only for one whose paired difference over the futures has a t statistic above
+``T``.
 
 Prints, per cell, both policies' wins on the same deals (game ``i`` of a cell uses
 ``game_seed(seed, i)`` for both), then what the roll-outs say about every card choice the
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from fusegame.bots.search import WIN_BONUS, SearchBudget, SearchPolicy
-from fusegame.bots.team import PLAY_WEIGHTS, card_size
+from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner, Weights, card_size
 from fusegame.rng import Rng
 from fusegame.rules.actions import TakeCard
 from fusegame.rules.config import GameConfig
@@ -52,8 +54,8 @@ POSITION = ("late", "left", "time", "other")
 class RolloutCards(SearchPolicy):
     """The planner in play, with the card to take chosen by roll-outs to the end of the game."""
 
-    def __init__(self, samples: int, gate: float) -> None:
-        super().__init__(SearchBudget(samples=samples, horizon=10_000), PLAY_WEIGHTS)
+    def __init__(self, samples: int, gate: float, weights: Weights = PLAY_WEIGHTS) -> None:
+        super().__init__(SearchBudget(samples=samples, horizon=10_000), weights)
         self.gate = gate
         self.game = 0
         self.choices: list[dict[str, Any]] = []
@@ -199,22 +201,27 @@ def main() -> None:
                     help="leave the planner's card only where the t statistic passes this")
     ap.add_argument("--out", type=Path, default=None, help="write every card choice here (JSON lines)")
     ap.add_argument("--fit", action="store_true", help="fit a linear ranker to the roll-outs")
+    ap.add_argument("--policy", default="play",
+                    help="the planner compared and under the roll-outs (play, play:NAME=VALUE,...)")
     a = ap.parse_args()
-    print(f"play, and play with the card chosen by {a.samples} roll-outs to the end"
+    planner = get_policy(a.policy)
+    if not isinstance(planner, TeamPlanner):
+        ap.error(f"--policy {a.policy}: the roll-outs need a planner (play, team, or with weights)")
+    print(f"{a.policy}, and {a.policy} with the card chosen by {a.samples} roll-outs to the end"
           f"{f' (t > {a.gate:g})' if a.gate > -math.inf else ''}; {a.game}, deals "
           f"{a.start}-{a.start + a.games - 1}, seed {a.seed}")
     everything: list[dict[str, Any]] = []
     for cell in a.cells.split(","):
         players, level = cell.split("/")
         config = GameConfig(players=int(players), difficulty=level, game=a.game)
-        base = get_policy("play")
+        base = get_policy(a.policy)
         wins = [0, 0]
         only = [0, 0]
         choices: list[dict[str, Any]] = []
         t0 = time.perf_counter()
         for i in range(a.start, a.start + a.games):
             seed = game_seed(a.seed, i)
-            new = RolloutCards(a.samples, a.gate)
+            new = RolloutCards(a.samples, a.gate, planner.w)
             new.game = i
             x = play_game(config, seed, base, Pace()).won
             y = play_game(config, seed, new, Pace()).won
@@ -227,7 +234,7 @@ def main() -> None:
                 ch["cell"] = cell
             choices += new.choices
         changed = sum(1 for ch in choices for c in ch["cards"] if c["taken"] and not c["planner"])
-        print(f"\n{cell}: play {wins[0]}, roll-outs {wins[1]} of {a.games} (deals only one won: "
+        print(f"\n{cell}: {a.policy} {wins[0]}, roll-outs {wins[1]} of {a.games} (deals only one won: "
               f"{only[0]} / {only[1]}); another card than the planner's in {changed} of "
               f"{len(choices)} choices; {time.perf_counter() - t0:.0f} s")
         what_rollouts_say(choices)

@@ -253,7 +253,8 @@ def test_where_every_card_counts_play_differs_from_the_team_planner_only_in_the_
     # (and the wider dice search is left narrow here, to compare the judgements alone)
     config = GameConfig(**kw)  # type: ignore[arg-type]
     team = play_game(config, 4, get_policy("team"), record=True).record
-    play = play_game(config, 4, get_policy("play:top_take_hardest=0,branch=3"), record=True).record
+    play = play_game(config, 4, get_policy("play:top_take_hardest=0,branch=3,penalty_after_plan=0"),
+                     record=True).record
     assert team is not None and play is not None
     assert [str(a) for a in play.actions] == [str(a) for a in team.actions]
     hardest = play_game(config, 4, get_policy("play"), record=True).record
@@ -351,6 +352,44 @@ def test_a_penalty_takes_the_die_whose_loss_costs_least(cards: Catalogue) -> Non
     loose_die = g.hand_card(0, "A6").dice[0]  # type: ignore[union-attr]
     choice = TeamPlanner().choose_give_up(g, 0, (stack_die, loose_die))
     assert choice == loose_die
+
+
+def test_the_penalty_after_the_placements_is_the_penalty_on_the_cards_they_leave() -> None:
+    # every seat takes one die: the penalty for the dice left comes after the placements, so the
+    # planner in play weighs it on the cards as they will be; that must be what the engine's own
+    # position says once those placements are made (a completed card's dice are safe, a die just
+    # placed is not)
+    config = GameConfig(players=3, difficulty="expert")
+    team, play = TeamPlanner(), TeamPlanner(PLAY_WEIGHTS)  # the team planner counts every card alike
+    assert play.w.penalty_after_plan > 0 and team.w.penalty_after_plan == 0
+    s = new_game(config, 5)
+    rng = Rng(5)
+    compared = differs = 0
+    while not s.is_over and compared < 40:
+        seats = sorted(s.to_act())
+        if (len(seats) == 3 and all(d.kind == "distribute" for d in s.to_act().values())
+                and not any(s.taken) and len(s.unplaced()) == 3):
+            free = s.unplaced()
+            placed = []
+            used: set[int] = set()
+            for seat in seats:  # each seat's best placement of a die nobody took yet, if any
+                opts = [o for o in team._options(s, seat, {}, free) if o.die not in used]
+                o = max(opts, key=lambda o: (o.gain, -o.die), default=None)
+                placed.append(o)
+                if o is not None:
+                    used.add(o.die)
+            after = s.clone()
+            for seat, o in zip(seats, placed):
+                if o is not None:
+                    after.apply(Place(seat, after.time_ms, o.die, o.card, o.slot))
+            for d in free:
+                if d not in used:
+                    expected = team.penalty_cost(after, d)
+                    assert team.penalty_cost_after(s, d, placed, seats) == pytest.approx(expected)
+                    differs += abs(expected - team.penalty_cost(s, d)) > 1e-9
+                    compared += 1
+        s.apply(play(s, rng))
+    assert compared >= 10 and differs > 0
 
 
 def test_the_penalty_cost_does_not_depend_on_what_the_planner_met_before(cards: Catalogue) -> None:

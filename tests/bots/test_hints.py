@@ -446,7 +446,7 @@ def test_spanish_hints_read_naturally() -> None:
     assert hint_reason(h[0].advice, "es") == (
         "El dado verde 4 en F27 (Three of a kind): la completa, +3 puntos")
     assert hint_reason(h[2].advice, "es", seat=2) == (
-        "Di que has terminado: ningún dado encaja en tus cartas; el dado amarillo 2 y el dado negro 5 quedan "
+        "Di que has terminado: ningún dado encaja en tus cartas; el dado negro 5 y el dado rojo 3 quedan "
         "para la penalización, que deshace de media unos 0,3 dados de trabajo")
     role = by_seat(load("role.yaml"))
     assert hint_reason(role[0].advice, "es", seat=0).startswith(

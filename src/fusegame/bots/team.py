@@ -74,6 +74,11 @@ class Weights:
     #: the same in games with role cards (Countdown, FUSE with the roles module): a role is tried
     #: by planning the roll again, so a wider search there would cost the in-play time budget
     role_branch: int = 3
+    #: 1 weighs the penalty for a roll's unused dice on the cards as the plan leaves them, when
+    #: every seat takes at most one die: the penalty comes after the placements, so it can take
+    #: a die just placed, and none from a card the plan completes; 0 weighs it on the cards as
+    #: they were before the roll
+    penalty_after_plan: float = 0.0
     #: dice shown at a time to a card in its model of work, the best of them counting
     #: (``bots.value``): a seat sees the whole roll, not one die. 1, one die a time, is the
     #: planner's; more was measured no better (README, "Looking past the roll")
@@ -84,11 +89,14 @@ class Weights:
 #: take after a defusal is the smallest (slots plus points) rather than the easiest, and late in
 #: the game a die on a card that will likely never need finishing counts a quarter of its work;
 #: at Insane and Heroic it is the hardest. A seat that may take several dice (1-2 players) has
-#: six options a die searched instead of three, in games without role cards. Measured on the
-#: same deals, it wins more often at every table where the planner loses games (README, "The
-#: smallest card first", "Finish what can still win" and "The hard cards first where every card
-#: counts").
-PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6)
+#: six options a die searched instead of three, in games without role cards. Where every seat
+#: takes one die (3 players and more), the penalty for the dice left is weighed on the cards as
+#: the roll's placements leave them. Measured on the same deals, it wins more often at every
+#: table where the planner loses games (README, "The smallest card first", "Finish what can
+#: still win", "The hard cards first where every card counts" and "The penalty after the
+#: placements").
+PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
+                       penalty_after_plan=1.0)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
@@ -377,6 +385,36 @@ class TeamPlanner:
         """Expected work the unused-dice penalty undoes when ``die`` is rerolled (FUSE)."""
         if state.config.uses_sparks:
             return 0.0
+        return self._penalty_cost(state, die, tuple(
+            tuple((hc.card, hc.key, tuple(hc.dice)) for hc in hand if not hc.complete)
+            for hand in state.hands))
+
+    def penalty_cost_after(self, state: GameState, die: int, placed: Sequence[Option | None],
+                           seats: Sequence[int]) -> float:
+        """``penalty_cost`` on the cards as they will be once each of ``seats`` has made its
+        placement in ``placed`` (None: it places nothing): the penalty comes after them."""
+        if state.config.uses_sparks:
+            return 0.0
+        by_seat = {s: o for s, o in zip(seats, placed) if o is not None}
+        hands: list[tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]] = []
+        for seat, hand in enumerate(state.hands):
+            o = by_seat.get(seat)
+            cards: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+            for hc in hand:
+                if hc.complete or (o is not None and o.card == hc.card and o.completes):
+                    continue  # a complete card's dice are safe
+                if o is not None and o.card == hc.card:
+                    dice = list(hc.dice)
+                    dice[o.slot] = o.die
+                    cards.append((hc.card, o.key, tuple(dice)))
+                else:
+                    cards.append((hc.card, hc.key, tuple(hc.dice)))
+            hands.append(tuple(cards))
+        return self._penalty_cost(state, die, tuple(hands))
+
+    def _penalty_cost(self, state: GameState, die: int,
+                      hands: tuple[tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...], ...]) -> float:
+        """The penalty's cost for ``die`` over each seat's unfinished cards, ``(card, key, dice)``."""
         colours = state.dice.colours[die]
         # the cost depends on each card, each seat's cards apart, and the colour and face of every
         # die on them (a card's key only names the classes of dice the card tells apart): all of it
@@ -384,9 +422,9 @@ class TeamPlanner:
         dc, faces = state.dice.colours, state.faces
         duds = self.likely_duds(state)
         memo_key = ("penalty", colours, duds, tuple(
-            tuple((hc.card, hc.key, tuple((dc[d], faces[d]) if d != EMPTY else None for d in hc.dice))
-                  for hc in hand)
-            for hand in state.hands))
+            tuple((card, key, tuple((dc[d], faces[d]) if d != EMPTY else None for d in dice))
+                  for card, key, dice in hand)
+            for hand in hands))
         hit = self._costs.get(memo_key)
         if hit is not None:
             return hit
@@ -394,17 +432,15 @@ class TeamPlanner:
         for face in range(1, 7):
             for seat in range(state.players):
                 best = None
-                for hc in state.hands[seat]:
-                    if hc.complete:
-                        continue
-                    rules = state.card_rules(hc.card)
-                    m = self.model(state, hc.card)
-                    before = m.draws(hc.key)
-                    share = self.w.dud_gain if (seat, hc.card) in duds else 1.0
-                    for j in rules.removable(hc.key):
-                        d = hc.dice[j]
-                        if state.dice.colours[d] & colours or state.faces[d] == face:
-                            c = (m.draws(m.without(hc.key, j)) - before) * share
+                for card, key, dice in hands[seat]:
+                    rules = state.card_rules(card)
+                    m = self.model(state, card)
+                    before = m.draws(key)
+                    share = self.w.dud_gain if (seat, card) in duds else 1.0
+                    for j in rules.removable(key):
+                        d = dice[j]
+                        if dc[d] & colours or faces[d] == face:
+                            c = (m.draws(m.without(key, j)) - before) * share
                             if best is None or c < best:
                                 best = c
                 if best is not None:
@@ -448,9 +484,14 @@ class TeamPlanner:
                         nxt[nm] = (nv, nch)
             table = nxt
         pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
+        after = self.w.penalty_after_plan > 0 and bool(pen)
         final: tuple[float, int, tuple[Option | None, ...]] | None = None
         for mask, (v, ch) in sorted(table.items()):
-            total = v - sum(pen.get(d, 0.0) for d in free if not mask >> index[d] & 1)
+            unused = [d for d in free if not mask >> index[d] & 1]
+            if after:
+                total = v - sum(self.penalty_cost_after(state, d, ch, seats) for d in unused)
+            else:
+                total = v - sum(pen.get(d, 0.0) for d in unused)
             if final is None or total > final[0] + 1e-9:
                 final = (total, mask, ch)
         assert final is not None
