@@ -313,8 +313,10 @@ class _Hinter:
             # can knock nothing off is left free, and the player should hear so
             after = self.after_plan()
             cost = sum(self.p.penalty_cost(after, d) for d in self.plan.unused)
+            # "costs nothing" only where nothing can be lost: a small cost stays at least a tenth
+            tenths = 0 if cost <= 0 else max(1, round(cost * 10))
             then = {"kind": "penalty", "dice": [self.die(d) for d in self.plan.unused],
-                    "cost_tenths": round(cost * 10)}
+                    "cost_tenths": tenths}
         return Hint(seat, dec.kind, Done(seat, s.time_ms), {"kind": "done", "why": why, "then": then})
 
     def after_plan(self) -> GameState:

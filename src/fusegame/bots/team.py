@@ -483,8 +483,11 @@ class TeamPlanner:
                     if kept is None or nv > kept[0]:
                         nxt[nm] = (nv, nch)
             table = nxt
-        pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
-        after = self.w.penalty_after_plan > 0 and bool(pen)
+        # the penalty's cost for each die left: on the cards as each assignment leaves them, or as
+        # they are now (the same for every assignment, so counted once)
+        after = self.w.penalty_after_plan > 0 and not state.config.uses_sparks
+        pen = ({d: self.penalty_cost(state, d) for d in free}
+               if not state.config.uses_sparks and not after else {})
         final: tuple[float, int, tuple[Option | None, ...]] | None = None
         for mask, (v, ch) in sorted(table.items()):
             unused = [d for d in free if not mask >> index[d] & 1]
