@@ -385,11 +385,42 @@ def test_the_penalty_after_the_placements_is_the_penalty_on_the_cards_they_leave
             for d in free:
                 if d not in used:
                     expected = team.penalty_cost(after, d)
-                    assert team.penalty_cost_after(s, d, placed, seats) == pytest.approx(expected)
+                    pairs = [(seat, o) for seat, o in zip(seats, placed) if o is not None]
+                    assert team.penalty_cost_after(s, d, pairs) == pytest.approx(expected)
                     differs += abs(expected - team.penalty_cost(s, d)) > 1e-9
                     compared += 1
         s.apply(play(s, rng))
     assert compared >= 10 and differs > 0
+
+
+def test_the_penalty_after_several_placements_by_one_seat_is_the_engines_too() -> None:
+    # two players: a seat may place two dice, on one card or two; the second placement's option
+    # is found on the card as the first leaves it, as the planner's dice search finds it
+    config = GameConfig(players=2, difficulty="elite")
+    team, play = TeamPlanner(), TeamPlanner(PLAY_WEIGHTS)
+    s = new_game(config, 3)
+    rng = Rng(3)
+    compared = same_card = 0
+    while not s.is_over and compared < 30:
+        if (s.to_act().get(0) is not None and s.to_act()[0].kind == "distribute"
+                and not any(s.taken) and len(s.unplaced()) == 4):
+            free = s.unplaced()
+            first = team._options(s, 0, {}, free)
+            if first:
+                o1 = max(first, key=lambda o: (o.gain, -o.die))
+                rest = [d for d in free if d != o1.die]
+                second = team._options(s, 0, {o1.card: o1.key}, rest) if not o1.completes else []
+                placed = [(0, o1)] + ([(0, max(second, key=lambda o: (o.gain, -o.die)))] if second else [])
+                after = s.clone()
+                for seat, o in placed:
+                    after.apply(Place(seat, after.time_ms, o.die, o.card, o.slot))
+                same_card += len(placed) == 2 and placed[0][1].card == placed[1][1].card
+                for d in free:
+                    if all(o.die != d for _, o in placed):
+                        assert team.penalty_cost_after(s, d, placed) == pytest.approx(team.penalty_cost(after, d))
+                        compared += 1
+        s.apply(play(s, rng))
+    assert compared >= 10 and same_card > 0
 
 
 def test_the_penalty_cost_does_not_depend_on_what_the_planner_met_before(cards: Catalogue) -> None:

@@ -389,24 +389,29 @@ class TeamPlanner:
             tuple((hc.card, hc.key, tuple(hc.dice)) for hc in hand if not hc.complete)
             for hand in state.hands))
 
-    def penalty_cost_after(self, state: GameState, die: int, placed: Sequence[Option | None],
-                           seats: Sequence[int]) -> float:
-        """``penalty_cost`` on the cards as they will be once each of ``seats`` has made its
-        placement in ``placed`` (None: it places nothing): the penalty comes after them."""
+    def penalty_cost_after(self, state: GameState, die: int, placed: Sequence[tuple[int, Option]]) -> float:
+        """``penalty_cost`` on the cards as they will be once the placements ``placed`` (seat and
+        option, in order) are made: the penalty comes after them."""
         if state.config.uses_sparks:
             return 0.0
-        by_seat = {s: o for s, o in zip(seats, placed) if o is not None}
+        after: dict[tuple[int, str], tuple[tuple[int, ...], list[int], bool]] = {}
+        for seat, o in placed:
+            hc = state.hand_card(seat, o.card)
+            if hc is None:
+                continue
+            prev = after.get((seat, o.card))
+            dice = prev[1] if prev is not None else list(hc.dice)
+            dice[o.slot] = o.die
+            after[(seat, o.card)] = (o.key, dice, o.completes or (prev is not None and prev[2]))
         hands: list[tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]] = []
         for seat, hand in enumerate(state.hands):
-            o = by_seat.get(seat)
             cards: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
             for hc in hand:
-                if hc.complete or (o is not None and o.card == hc.card and o.completes):
+                change = after.get((seat, hc.card))
+                if hc.complete or (change is not None and change[2]):
                     continue  # a complete card's dice are safe
-                if o is not None and o.card == hc.card:
-                    dice = list(hc.dice)
-                    dice[o.slot] = o.die
-                    cards.append((hc.card, o.key, tuple(dice)))
+                if change is not None:
+                    cards.append((hc.card, change[0], tuple(change[1])))
                 else:
                     cards.append((hc.card, hc.key, tuple(hc.dice)))
             hands.append(tuple(cards))
@@ -492,7 +497,8 @@ class TeamPlanner:
         for mask, (v, ch) in sorted(table.items()):
             unused = [d for d in free if not mask >> index[d] & 1]
             if after:
-                total = v - sum(self.penalty_cost_after(state, d, ch, seats) for d in unused)
+                placed = [(s, o) for s, o in zip(seats, ch) if o is not None]
+                total = v - sum(self.penalty_cost_after(state, d, placed) for d in unused)
             else:
                 total = v - sum(pen.get(d, 0.0) for d in unused)
             if final is None or total > final[0] + 1e-9:
@@ -519,8 +525,22 @@ class TeamPlanner:
         pen = {d: self.penalty_cost(state, d) for d in free} if not state.config.uses_sparks else {}
         search = _DiceSearch(self, state, seats, free, pen)
         search.go(0, {s: {} for s in seats}, dict(caps), {s: 0 for s in seats}, 0.0, [])
-        choices = search.best_choices
-        plan = Plan(value=search.best_value)
+        choices, value = search.best_choices, search.best_value
+        if self.w.penalty_after_plan > 0 and pen:
+            # the few best placements by the penalty as the cards are now, weighed again with the
+            # penalty on the cards as each leaves them (every leaf would cost too much time)
+            best: tuple[float, list[tuple[int, Option]]] | None = None
+            for before, chosen in sorted(search.leaves, key=lambda x: -x[0]):
+                taken = {o.die for _, o in chosen}
+                total: float = before
+                for d in free:
+                    if d not in taken:
+                        total += pen[d] - self.penalty_cost_after(state, d, chosen)
+                if best is None or total > best[0] + 1e-9:
+                    best = (total, chosen)
+            if best is not None:
+                value, choices = best
+        plan = Plan(value=value)
         used = set()
         placing = set()
         for s, o in choices:
@@ -715,6 +735,10 @@ class _DiceSearch:
         self.branch = planner.w.role_branch if state.config.uses_roles else planner.w.branch
         self.best_choices: list[tuple[int, Option]] = []
         self.best_value = -1e18
+        #: the best few leaves (value, placements), best last, when the penalty is weighed again
+        #: after the placements (``Weights.penalty_after_plan``)
+        self.keep = 8 if planner.w.penalty_after_plan > 0 and pen else 0
+        self.leaves: list[tuple[float, list[tuple[int, Option]]]] = []
 
     def go(self, i: int, keys: dict[int, dict[str, tuple[int, ...]]], caps: dict[int, int],
            took: dict[int, int], v: float, chosen: list[tuple[int, Option]]) -> None:
@@ -724,6 +748,12 @@ class _DiceSearch:
             if total > self.best_value + 1e-9:
                 self.best_choices[:] = chosen
                 self.best_value = total
+            if self.keep and (len(self.leaves) < self.keep or total > self.leaves[0][0]):
+                # a short list kept sorted, worst first: it holds a handful of leaves
+                self.leaves.append((total, list(chosen)))
+                self.leaves.sort(key=lambda x: x[0])
+                if len(self.leaves) > self.keep:
+                    del self.leaves[0]
             return
         d = free[i]
         opts: list[tuple[float, int, Option]] = []
