@@ -417,7 +417,8 @@ def test_the_penalty_after_several_placements_by_one_seat_is_the_engines_too() -
                 same_card += len(placed) == 2 and placed[0][1].card == placed[1][1].card
                 for d in free:
                     if all(o.die != d for _, o in placed):
-                        assert team.penalty_cost_after(s, d, placed) == pytest.approx(team.penalty_cost(after, d))
+                        expected = team.penalty_cost(after, d)
+                        assert team.penalty_cost_after(s, d, placed) == pytest.approx(expected)
                         compared += 1
         s.apply(play(s, rng))
     assert compared >= 10 and same_card > 0
