@@ -74,10 +74,10 @@ class Weights:
     #: the same in games with role cards (Countdown, FUSE with the roles module): a role is tried
     #: by planning the roll again, so a wider search there would cost the in-play time budget
     role_branch: int = 3
-    #: 1 weighs the penalty for a roll's unused dice on the cards as the plan leaves them, when
-    #: every seat takes at most one die: the penalty comes after the placements, so it can take
-    #: a die just placed, and none from a card the plan completes; 0 weighs it on the cards as
-    #: they were before the roll
+    #: 1 weighs the penalty for a roll's unused dice on the cards as the plan leaves them: the
+    #: penalty comes after the placements, so it can take a die just placed, and none from a card
+    #: the plan completes (where a seat takes several dice, for the search's best few plans); 0
+    #: weighs it on the cards as they were before the roll
     penalty_after_plan: float = 0.0
     #: dice shown at a time to a card in its model of work, the best of them counting
     #: (``bots.value``): a seat sees the whole roll, not one die. 1, one die a time, is the
@@ -89,9 +89,8 @@ class Weights:
 #: take after a defusal is the smallest (slots plus points) rather than the easiest, and late in
 #: the game a die on a card that will likely never need finishing counts a quarter of its work;
 #: at Insane and Heroic it is the hardest. A seat that may take several dice (1-2 players) has
-#: six options a die searched instead of three, in games without role cards. Where every seat
-#: takes one die (3 players and more), the penalty for the dice left is weighed on the cards as
-#: the roll's placements leave them. Measured on the same deals, it wins more often at every
+#: six options a die searched instead of three, in games without role cards. The penalty for the
+#: dice left is weighed on the cards as the roll's placements leave them. Measured on the same deals, it wins more often at every
 #: table where the planner loses games (README, "The smallest card first", "Finish what can
 #: still win", "The hard cards first where every card counts" and "The penalty after the
 #: placements").
