@@ -90,10 +90,10 @@ class Weights:
 #: the game a die on a card that will likely never need finishing counts a quarter of its work;
 #: at Insane and Heroic it is the hardest. A seat that may take several dice (1-2 players) has
 #: six options a die searched instead of three, in games without role cards. The penalty for the
-#: dice left is weighed on the cards as the roll's placements leave them. Measured on the same deals, it wins more often at every
-#: table where the planner loses games (README, "The smallest card first", "Finish what can
-#: still win", "The hard cards first where every card counts" and "The penalty after the
-#: placements").
+#: dice left is weighed on the cards as the roll's placements leave them. Measured on the same
+#: deals, it wins more often at every table where the planner loses games (README, "The smallest
+#: card first", "Finish what can still win", "The hard cards first where every card counts" and
+#: "The penalty after the placements").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
                        penalty_after_plan=1.0)
 
