@@ -15,6 +15,7 @@ from fusegame.bots import Hint, hint
 from fusegame.bots.hints import die_words, nobody_acts
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.cli import app
+from fusegame.constraints import EMPTY
 from fusegame.rules.actions import Done, GiveUp, Place, Recolour, TakeCard, Tick
 from fusegame.rules.state import GameState
 from fusegame.scenario import dump_scenario_text, load_scenario
@@ -101,6 +102,29 @@ def test_a_die_left_for_the_penalty_says_what_the_penalty_costs() -> None:
     assert 0 < then["cost_tenths"] < 10 * before
     assert h.reason == (f"Say done: no die fits your cards; the Black 5 is left for the penalty, "
                         f"which undoes about {then['cost_tenths'] / 10:g} dice of work on average")
+
+
+def test_the_penalty_cost_counts_every_die_the_roll_puts_on_one_card() -> None:
+    # two players: p0's REDS takes both the R3 and the R5, and a die rerolled for the penalty
+    # that shows a red's number knocks it off; p1 hears the cost with both reds on the card
+    state = load("penalty_two_dice.yaml")
+    told = by_seat(state)[1].advice["then"]
+    assert told["kind"] == "penalty" and sorted(d["die"] for d in told["dice"]) == ["B6", "K2"]
+    planner = TeamPlanner(PLAY_WEIGHTS)
+    # the roll as the team plays it: p0 places what its hints say until it has nothing to place
+    g = state.clone()
+    steps = []
+    while (h := by_seat(g).get(0)) is not None and isinstance(h.action, Place):
+        g.apply(h.action)
+        steps.append(sum(planner.penalty_cost(g, d["id"]) for d in told["dice"]))
+    assert sorted(g.unplaced()) == sorted(d["id"] for d in told["dice"])
+    reds = g.hand_card(0, "REDS")
+    assert reds is not None and sum(d != EMPTY for d in reds.dice) == 3
+    # each red placed makes the penalty dearer, and the hint gives the cost once both are on
+    assert len(steps) == 2 and steps[0] < steps[1]
+    assert told["cost_tenths"] == round(steps[1] * 10)
+    assert by_seat(state)[1].reason.endswith(
+        f"which undoes about {told['cost_tenths'] / 10:g} dice of work on average")
 
 
 def test_a_penalty_with_no_die_on_the_cards_to_take_costs_nothing() -> None:

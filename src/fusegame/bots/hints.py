@@ -310,9 +310,14 @@ class _Hinter:
         elif self.plan.unused:
             # what the dice left cost, in the planner's own measure, once the plan's dice are on
             # the cards (the penalty comes after them and may take them too): a die whose penalty
-            # can knock nothing off is left free, and the player should hear so
-            after = self.after_plan()
-            cost = sum(self.p.penalty_cost(after, d) for d in self.plan.unused)
+            # can knock nothing off is left free, and the player should hear so. The planner that
+            # weighed it so says what it found, every die of the plan on its card; for another,
+            # the cost is worked out on the position after the plan's first placements
+            if set(self.plan.penalty) == set(self.plan.unused):
+                cost = sum(self.plan.penalty[d] for d in self.plan.unused)
+            else:
+                after = self.after_plan()
+                cost = sum(self.p.penalty_cost(after, d) for d in self.plan.unused)
             # "costs nothing" only where nothing can be lost: a small cost stays at least a tenth
             tenths = 0 if cost <= 0 else max(1, round(cost * 10))
             then = {"kind": "penalty", "dice": [self.die(d) for d in self.plan.unused],

@@ -125,6 +125,9 @@ class Plan:
     done: list[int] = field(default_factory=list)  #: seats that should take no (more) dice
     unused: list[int] = field(default_factory=list)  #: dice left for the penalty / sparks
     value: float = 0.0  #: work saved, net of the expected penalty or spark cost
+    #: the penalty's expected cost of each unused die, on the cards as the plan's placements leave
+    #: them, where the planner weighed it so (``Weights.penalty_after_plan``); else empty
+    penalty: dict[int, float] = field(default_factory=dict)
 
     def first(self, state: GameState) -> Action:
         if self.moves:
@@ -432,27 +435,41 @@ class TeamPlanner:
         hit = self._costs.get(memo_key)
         if hit is not None:
             return hit
+        by_seat = [self._seat_penalty(state, colours, seat, hands[seat], duds)
+                   for seat in range(state.players)]
         total = 0.0
-        for face in range(1, 7):
-            for seat in range(state.players):
-                best = None
-                for card, key, dice in hands[seat]:
-                    rules = state.card_rules(card)
-                    m = self.model(state, card)
-                    before = m.draws(key)
-                    share = self.w.dud_gain if (seat, card) in duds else 1.0
-                    for j in rules.removable(key):
-                        d = dice[j]
-                        if dc[d] & colours or faces[d] == face:
-                            c = (m.draws(m.without(key, j)) - before) * share
-                            if best is None or c < best:
-                                best = c
+        for face in range(6):
+            for seat_faces in by_seat:
+                best = seat_faces[face]
                 if best is not None:
                     total += best
         if len(self._costs) > 50_000:  # bounded: long simulations share one planner
             self._costs.clear()
         self._costs[memo_key] = total / 6
         return total / 6
+
+    def _seat_penalty(self, state: GameState, colours: int, seat: int,
+                      hand: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...],
+                      duds: frozenset[tuple[int, str]]) -> tuple[float | None, ...]:
+        """For each face a rerolled die of ``colours`` may show, the least work the penalty can
+        take from ``seat``'s unfinished cards ``(card, key, dice)``; None where it takes none."""
+        dc, faces = state.dice.colours, state.faces
+        out: list[float | None] = []
+        for face in range(1, 7):
+            best: float | None = None
+            for card, key, dice in hand:
+                rules = state.card_rules(card)
+                m = self.model(state, card)
+                before = m.draws(key)
+                share = self.w.dud_gain if (seat, card) in duds else 1.0
+                for j in rules.removable(key):
+                    d = dice[j]
+                    if dc[d] & colours or faces[d] == face:
+                        c = (m.draws(m.without(key, j)) - before) * share
+                        if best is None or c < best:
+                            best = c
+            out.append(best)
+        return tuple(out)
 
     def _remember(self, key: tuple[object, ...], value: Action | None) -> None:
         if len(self._role_seen) > 50_000:
@@ -492,19 +509,23 @@ class TeamPlanner:
         after = self.w.penalty_after_plan > 0 and not state.config.uses_sparks
         pen = ({d: self.penalty_cost(state, d) for d in free}
                if not state.config.uses_sparks and not after else {})
-        final: tuple[float, int, tuple[Option | None, ...]] | None = None
+        # each seat's share of the penalty depends only on its own cards, so it is worked out once
+        # for each seat, die and choice of that seat (``penalty_cost_after``, summed as it sums)
+        faces = _SeatFaces(self, state, seats) if after else None
+        final: tuple[float, int, tuple[Option | None, ...], dict[int, float]] | None = None
         for mask, (v, ch) in sorted(table.items()):
             unused = [d for d in free if not mask >> index[d] & 1]
-            if after:
-                placed = [(s, o) for s, o in zip(seats, ch) if o is not None]
-                total = v - sum(self.penalty_cost_after(state, d, placed) for d in unused)
+            costs: dict[int, float] = {}
+            if faces is not None:
+                costs = {d: faces.cost(d, ch) for d in unused}
+                total = v - sum(costs.values())
             else:
                 total = v - sum(pen.get(d, 0.0) for d in unused)
             if final is None or total > final[0] + 1e-9:
-                final = (total, mask, ch)
+                final = (total, mask, ch, costs)
         assert final is not None
-        value, mask, choices = final
-        plan = Plan(value=value, unused=[d for d in free if not mask >> index[d] & 1])
+        value, mask, choices, costs = final
+        plan = Plan(value=value, unused=[d for d in free if not mask >> index[d] & 1], penalty=costs)
         for s, choice in zip(seats, choices):
             if choice is None:
                 plan.done.append(s)
@@ -525,21 +546,24 @@ class TeamPlanner:
         search = _DiceSearch(self, state, seats, free, pen)
         search.go(0, {s: {} for s in seats}, dict(caps), {s: 0 for s in seats}, 0.0, [])
         choices, value = search.best_choices, search.best_value
+        costs: dict[int, float] = {}
         if self.w.penalty_after_plan > 0 and pen:
             # the few best placements by the penalty as the cards are now, weighed again with the
             # penalty on the cards as each leaves them (every leaf would cost too much time)
-            best: tuple[float, list[tuple[int, Option]]] | None = None
+            best: tuple[float, list[tuple[int, Option]], dict[int, float]] | None = None
             for before, chosen in sorted(search.leaves, key=lambda x: -x[0]):
                 taken = {o.die for _, o in chosen}
                 total: float = before
+                leaf: dict[int, float] = {}
                 for d in free:
                     if d not in taken:
-                        total += pen[d] - self.penalty_cost_after(state, d, chosen)
+                        leaf[d] = self.penalty_cost_after(state, d, chosen)
+                        total += pen[d] - leaf[d]
                 if best is None or total > best[0] + 1e-9:
-                    best = (total, chosen)
+                    best = (total, chosen, leaf)
             if best is not None:
-                value, choices = best
-        plan = Plan(value=value)
+                value, choices, costs = best
+        plan = Plan(value=value, penalty=costs)
         used = set()
         placing = set()
         for s, o in choices:
@@ -716,6 +740,56 @@ class TeamPlanner:
                 best, choice = v, a
         self._remember(memo_key, choice)
         return choice
+
+
+class _SeatFaces:
+    """``TeamPlanner.penalty_cost_after`` for the plans of ``TeamPlanner._match``, where each seat
+    places at most one die: each seat's share is worked out once per die and choice of that seat
+    and summed in the order ``_penalty_cost`` sums it, so the costs are the same to the last bit."""
+
+    def __init__(self, planner: TeamPlanner, state: GameState, seats: list[int]) -> None:
+        self.planner = planner
+        self.state = state
+        self.duds = planner.likely_duds(state)
+        self.now = [tuple((hc.card, hc.key, tuple(hc.dice)) for hc in hand if not hc.complete)
+                    for hand in state.hands]
+        self.column = {s: i for i, s in enumerate(seats)}
+        self.shares: dict[tuple[int, int, tuple[int, str, int] | None], tuple[float | None, ...]] = {}
+
+    def share(self, seat: int, colours: int, o: Option | None) -> tuple[float | None, ...]:
+        # keyed by the die's colours, not the die: the share does not depend on its face
+        key = (seat, colours, None if o is None else (o.die, o.card, o.slot))
+        hit = self.shares.get(key)
+        if hit is not None:
+            return hit
+        hand = self.now[seat]
+        if o is not None:
+            cards: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+            for card, k, dice in hand:
+                if card != o.card:
+                    cards.append((card, k, dice))
+                elif not o.completes:  # a complete card's dice are safe
+                    placed = list(dice)
+                    placed[o.slot] = o.die
+                    cards.append((card, o.key, tuple(placed)))
+            hand = tuple(cards)
+        found = self.planner._seat_penalty(self.state, colours, seat, hand, self.duds)
+        self.shares[key] = found
+        return found
+
+    def cost(self, die: int, choices: tuple[Option | None, ...]) -> float:
+        """The penalty's cost for ``die`` once each seat of the plan makes its choice."""
+        colours = self.state.dice.colours[die]
+        by_seat = [self.share(seat, colours,
+                              choices[self.column[seat]] if seat in self.column else None)
+                   for seat in range(self.state.players)]
+        total = 0.0
+        for face in range(6):
+            for seat_faces in by_seat:
+                best = seat_faces[face]
+                if best is not None:
+                    total += best
+        return total / 6
 
 
 class _DiceSearch:
