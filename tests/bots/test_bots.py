@@ -20,6 +20,7 @@ from fusegame.bots.value import HOPELESS, card_model, type_weights
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
 from fusegame.constraints import EMPTY
+from fusegame.dice import BY_LETTER
 from fusegame.rng import Rng
 from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, defusal, new_game
 from fusegame.rules.state import HandCard
@@ -115,6 +116,31 @@ def test_a_card_shown_two_dice_at_a_time_counts_the_best_of_them(cards: Catalogu
     assert TeamPlanner(PLAY_WEIGHTS).model(g, "A2").draws(empty) == pytest.approx(5.0)
 
 
+def test_weights_that_follow_the_free_dice_count_what_can_still_be_drawn(cards: Catalogue) -> None:
+    # `play:bag_weight=1` (an analysis knob): a die on an unfinished card cannot be drawn until
+    # it comes back, so two reds on A3 make A2's red slot slower to fill than the inventory says
+    g = position(cards, [["A2", "A3"]])
+    put(g, 0, "A3", 0, "R2")
+    put(g, 0, "A3", 1, "R4")
+    empty = g.card_rules("A2").empty
+    red = BY_LETTER["R"]
+
+    def reds(dice: list[int]) -> float:
+        return sum(1 for d in dice if g.dice.colours[d] & red) / len(dice)
+    on = {d for hc in g.hands[0] for d in hc.dice if d != EMPTY}
+    free = [d for d in range(len(g.dice)) if d not in on]
+    follows = get_policy("play:bag_weight=1")
+    assert isinstance(follows, TeamPlanner)
+    assert follows.model(g, "A2").draws(empty) == pytest.approx(1 / reds(free))
+    assert TeamPlanner(PLAY_WEIGHTS).model(g, "A2").draws(empty) == pytest.approx(
+        1 / reds(list(range(len(g.dice)))))
+    assert reds(free) < reds(list(range(len(g.dice))))
+    # a die placed changes what is free, and the weights follow it
+    before = follows.model(g, "A2").draws(empty)
+    put(g, 0, "A3", 2, "R5")
+    assert follows.model(g, "A2").draws(empty) > before
+
+
 def test_two_dice_at_a_time_favour_the_card_whose_best_die_comes_sooner(cards: Catalogue) -> None:
     # a rising stack started with a 3 needs a 4, 5, 6 next: with two dice shown its work falls
     # by more than the loose start's, since the best of two is likelier to fit
@@ -200,6 +226,24 @@ def test_insane_needs_every_card_finished_so_the_easy_card_is_taken(cards: Catal
     g = position(cards, [["A1", "A2"], ["A7", "A6"]], row=["A4", "A7"], difficulty="insane")
     g.deck = []
     assert TeamPlanner().choose_card(g, 0) == "A7"
+
+
+def test_the_teams_cover_of_the_dice_can_weigh_the_card_to_take() -> None:
+    # `play:take_cover=W` (an analysis knob): every card of the team wants red, so of two cards
+    # alike in size and work the blue one lets more of the dice drawn fit somewhere
+    g = scenario_from_data({
+        "config": {"players": 3},
+        "players": [[{"id": "P0", "notation": "R R", "dice": ["R1"]}],
+                    [{"id": "P1", "notation": "R R R"}],
+                    [{"id": "P2", "notation": "R 6"}]],
+        "row": [{"id": "REDS", "notation": "R", "points": 1}, {"id": "BLUES", "notation": "B", "points": 1},
+                {"id": "BIG", "notation": "? ? ?", "points": 3}],
+        "deck": ["F06", "F07", "F08", "F09", "F10"],
+        "rolled": ["G1", "G2", "G3"],
+    })
+    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "REDS"  # a tie, broken by the id
+    covers = get_policy("play:take_cover=20")
+    assert isinstance(covers, TeamPlanner) and covers.choose_card(g, 0) == "BLUES"
 
 
 def _take_smallest(difficulty: str) -> GameState:
@@ -364,7 +408,7 @@ def test_the_penalty_after_the_placements_is_the_penalty_on_the_cards_they_leave
     assert play.w.penalty_after_plan > 0 and team.w.penalty_after_plan == 0
     s = new_game(config, 5)
     rng = Rng(5)
-    compared = differs = 0
+    compared = differs = planned = 0
     while not s.is_over and compared < 40:
         seats = sorted(s.to_act())
         if (len(seats) == 3 and all(d.kind == "distribute" for d in s.to_act().values())
@@ -389,8 +433,23 @@ def test_the_penalty_after_the_placements_is_the_penalty_on_the_cards_they_leave
                     assert team.penalty_cost_after(s, d, pairs) == pytest.approx(expected)
                     differs += abs(expected - team.penalty_cost(s, d)) > 1e-9
                     compared += 1
+            # the planner in play's own plan carries the cost it weighed for each die it leaves,
+            # each seat's share worked out apart: the cost as all of the plan's placements leave
+            # the cards, to the last bit (the cards likely left unfinished are those of the
+            # position before the roll)
+            plan = play.plan(s)
+            mine = []
+            for m in plan.moves:
+                a = m.action
+                assert isinstance(a, Place)
+                mine += [(a.seat, o) for o in play._options(s, a.seat, {}, [a.die])
+                         if o.card == a.card and o.slot == a.slot]
+            assert len(mine) == len(plan.moves) and set(plan.penalty) == set(plan.unused)
+            for d in plan.unused:
+                assert plan.penalty[d] == play.penalty_cost_after(s, d, mine)
+                planned += 1
         s.apply(play(s, rng))
-    assert compared >= 10 and differs > 0
+    assert compared >= 10 and differs > 0 and planned >= 10
 
 
 def test_the_penalty_after_several_placements_by_one_seat_is_the_engines_too() -> None:

@@ -79,10 +79,22 @@ class Weights:
     #: the plan completes (where a seat takes several dice, for the search's best few plans); 0
     #: weighs it on the cards as they were before the roll
     penalty_after_plan: float = 0.0
+    #: where a seat takes several dice, how many of the dice search's best plans are weighed again
+    #: with the penalty after their placements (``penalty_after_plan``); 32 was measured worse
+    penalty_leaves: int = 8
     #: dice shown at a time to a card in its model of work, the best of them counting
     #: (``bots.value``): a seat sees the whole roll, not one die. 1, one die a time, is the
     #: planner's; more was measured no better (README, "Looking past the roll")
     offer_dice: int = 1
+    #: the share of the dice weights that follows the dice not on an unfinished card (the bag,
+    #: the middle and complete cards) rather than the whole inventory: a die on a card cannot be
+    #: drawn until it comes back (0: the inventory alone). An analysis knob, measured no better
+    #: (README, "Dice weights that follow the free dice")
+    bag_weight: float = 0.0
+    #: the card to take gains this much work for each unit of chance that a die drawn fits some
+    #: unfinished card of the team once it is taken (0: the team's other cards do not count). An
+    #: analysis knob, measured no better (README, "The team's cover of the dice")
+    take_cover: float = 0.0
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -170,7 +182,10 @@ class TeamPlanner:
 
     def __init__(self, weights: Weights | None = None) -> None:
         self.w = weights or Weights()
-        self._weights: dict[tuple[int, ...], tuple[float, ...]] = {}
+        self._weights: dict[tuple[object, ...], tuple[float, ...]] = {}
+        #: the last position whose weights followed its free dice (held, so its identity is not
+        #: reused), what it looked like then, and the weights
+        self._bag_last: tuple[GameState | None, tuple[object, ...], tuple[float, ...]] = (None, (), ())
         self._last_dice: object = None
         self._last_weights: tuple[float, ...] = ()
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
@@ -299,11 +314,41 @@ class TeamPlanner:
         dice = state.dice
         # on the hot path: find a game's dice by identity before hashing their colours
         if self._last_dice is dice:
-            return self._last_weights
-        w = self._weights.get(dice.colours)
+            w = self._last_weights
+        else:
+            found = self._weights.get(dice.colours)
+            if found is None:
+                found = self._weights[dice.colours] = tuple(type_weights(dice))
+            self._last_dice, self._last_weights = dice, found
+            w = found
+        if self.w.bag_weight <= 0:
+            return w
+        return self._bag_weights(state, w)
+
+    def _bag_weights(self, state: GameState, inventory: tuple[float, ...]) -> tuple[float, ...]:
+        # the dice can only move between the bag, the middle and the cards through a roll, a
+        # placement, a penalty, a fuse card or a defusal, each of which changes this look
+        look = (state.turn, state.phase, len(state.bag), len(state.free), len(state.unused),
+                tuple(state.taken))
+        last, last_look, last_w = self._bag_last
+        if last is state and last_look == look:
+            return last_w
+        on = {d for hand in state.hands for hc in hand if not hc.complete for d in hc.dice if d != EMPTY}
+        counts: dict[int, int] = {}
+        for d, c in enumerate(state.dice.colours):
+            if d not in on:
+                counts[c] = counts.get(c, 0) + 1
+        key: tuple[object, ...] = ("free", tuple(sorted(counts.items())), self.w.bag_weight, inventory)
+        w = self._weights.get(key)
         if w is None:
-            w = self._weights[dice.colours] = tuple(type_weights(dice))
-        self._last_dice, self._last_weights = dice, w
+            n = sum(counts.values())
+            lam = self.w.bag_weight
+            mixed = [x * (1.0 - lam) for x in inventory]
+            for c, k in counts.items():
+                for face in range(1, 7):
+                    mixed[die_type(c, face)] += lam * k / (6.0 * n)
+            w = self._weights[key] = tuple(mixed)
+        self._bag_last = (state, look, w)
         return w
 
     def model(self, state: GameState, card: str) -> CardModel:
@@ -367,9 +412,9 @@ class TeamPlanner:
         # every leaf of the dice search asks: find the game's configuration by identity before
         # hashing it (the pair holds the configuration, so its identity cannot be reused)
         last_config, last_cost = self._last_spark
-        if last_config is state.config:
+        if last_config is state.config and self.w.bag_weight <= 0:
             return last_cost
-        key: tuple[object, ...] = ("spark", state.config)
+        key: tuple[object, ...] = ("spark", state.config, id(self.weights(state)))
         hit = self._costs.get(key)
         if hit is not None:
             self._last_spark = (state.config, hit)
@@ -428,7 +473,7 @@ class TeamPlanner:
         # goes in the key, or what a planner met before would change its choices
         dc, faces = state.dice.colours, state.faces
         duds = self.likely_duds(state)
-        memo_key = ("penalty", colours, duds, tuple(
+        memo_key = ("penalty", colours, duds, id(self.weights(state)), tuple(
             tuple((card, key, tuple((dc[d], faces[d]) if d != EMPTY else None for d in dice))
                   for card, key, dice in hand)
             for hand in hands))
@@ -590,13 +635,29 @@ class TeamPlanner:
         # at Insane and Heroic every card must be finished: no big card can wait to be a dud
         take_size = 0.0 if state.config.difficulty.top else self.w.take_size
 
+        cover = self._team_cover(state) if self.w.take_cover > 0 and not hardest else None
+
         def score(c: str) -> tuple[float, str]:
             e = self.model(state, c).draws(state.card_rules(c).empty)
             pts = state.bomb(c).points
             v = e if hardest else -e + self.w.take_points * pts - take_size * card_size(state, c)
+            if cover is not None:
+                rules = state.card_rules(c)
+                v += self.w.take_cover * sum(w for t, (w, fits) in enumerate(cover)
+                                             if fits or rules.legal_slots(rules.empty, rules.canon[t]))
             return (v, c)
 
         return max(options, key=score)
+
+    def _team_cover(self, state: GameState) -> list[tuple[float, bool]]:
+        """For each die type, its chance and whether it fits some unfinished card of the team."""
+        out: list[tuple[float, bool]] = []
+        cards = [(state.card_rules(hc.card), hc.key) for hand in state.hands for hc in hand
+                 if not hc.complete and EMPTY in hc.key]
+        for t, w in enumerate(self.weights(state)):
+            fits = w > 0 and any(r.legal_slots(k, r.canon[t]) for r, k in cards)
+            out.append((w, fits))
+        return out
 
     def likely_duds(self, state: GameState) -> frozenset[tuple[int, str]]:
         """The (seat, card) pairs in front of the players that will likely never need finishing.
@@ -810,7 +871,7 @@ class _DiceSearch:
         self.best_value = -1e18
         #: the best few leaves (value, placements), best last, when the penalty is weighed again
         #: after the placements (``Weights.penalty_after_plan``)
-        self.keep = 8 if planner.w.penalty_after_plan > 0 and pen else 0
+        self.keep = planner.w.penalty_leaves if planner.w.penalty_after_plan > 0 and pen else 0
         self.leaves: list[tuple[float, list[tuple[int, Option]]]] = []
 
     def go(self, i: int, keys: dict[int, dict[str, tuple[int, ...]]], caps: dict[int, int],

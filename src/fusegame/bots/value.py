@@ -215,5 +215,7 @@ def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...],
     key = (id(rules), weights, exact_budget, offer)
     m = _MODELS.get(key)
     if m is None or m.rules is not rules:
+        if len(_MODELS) >= 5_000:  # bounded: weights that follow the dice make many models
+            _MODELS.clear()
         m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget, offer)
     return m
