@@ -480,18 +480,12 @@ class TeamPlanner:
         hit = self._costs.get(memo_key)
         if hit is not None:
             return hit
-        by_seat = [self._seat_penalty(state, colours, seat, hands[seat], duds)
-                   for seat in range(state.players)]
-        total = 0.0
-        for face in range(6):
-            for seat_faces in by_seat:
-                best = seat_faces[face]
-                if best is not None:
-                    total += best
+        cost = _over_faces([self._seat_penalty(state, colours, seat, hands[seat], duds)
+                            for seat in range(state.players)])
         if len(self._costs) > 50_000:  # bounded: long simulations share one planner
             self._costs.clear()
-        self._costs[memo_key] = total / 6
-        return total / 6
+        self._costs[memo_key] = cost
+        return cost
 
     def _seat_penalty(self, state: GameState, colours: int, seat: int,
                       hand: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...],
@@ -803,6 +797,19 @@ class TeamPlanner:
         return choice
 
 
+def _over_faces(by_seat: list[tuple[float | None, ...]]) -> float:
+    """The penalty's expected cost from each seat's least loss for each face (None: no loss),
+    summed face by face and seat by seat: every caller adds in this one order, so the same
+    position gives the same cost to the last bit whichever way it was found."""
+    total = 0.0
+    for face in range(6):
+        for seat_faces in by_seat:
+            best = seat_faces[face]
+            if best is not None:
+                total += best
+    return total / 6
+
+
 class _SeatFaces:
     """``TeamPlanner.penalty_cost_after`` for the plans of ``TeamPlanner._match``, where each seat
     places at most one die: each seat's share is worked out once per die and choice of that seat
@@ -841,16 +848,9 @@ class _SeatFaces:
     def cost(self, die: int, choices: tuple[Option | None, ...]) -> float:
         """The penalty's cost for ``die`` once each seat of the plan makes its choice."""
         colours = self.state.dice.colours[die]
-        by_seat = [self.share(seat, colours,
-                              choices[self.column[seat]] if seat in self.column else None)
-                   for seat in range(self.state.players)]
-        total = 0.0
-        for face in range(6):
-            for seat_faces in by_seat:
-                best = seat_faces[face]
-                if best is not None:
-                    total += best
-        return total / 6
+        return _over_faces([self.share(seat, colours,
+                                       choices[self.column[seat]] if seat in self.column else None)
+                            for seat in range(self.state.players)])
 
 
 class _DiceSearch:
