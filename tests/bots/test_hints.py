@@ -170,14 +170,14 @@ def test_the_take_hint_prefers_the_smallest_card() -> None:
 
 def test_at_insane_the_take_hint_prefers_the_hardest_card() -> None:
     h = by_seat(load("take_hardest_first.yaml"))[0]
-    assert isinstance(h.action, TakeCard) and h.action.card == "F24"
-    assert h.advice["why"] == {"kind": "hardest_first", "where": "row", "work": 8}
+    assert isinstance(h.action, TakeCard) and h.action.card == "F15"
+    assert h.advice["why"] == {"kind": "hardest_first", "where": "row", "work": 9}
     assert h.reason == (
-        "Take F24 (Green cap, pyramid): the hardest card in the row (about 8 dice): every card must be "
+        "Take F15 (Balance): the hardest card in the row (about 9 dice): every card must be "
         "finished, so take the hard ones while there is time and leave the quick ones for the end, when "
         "the players whose cards are done can no longer help")
     assert hint_reason(h.advice, "es") == (
-        "Coge F24 (Green cap, pirámide): la carta más difícil de la fila (unos 8 dados): hay que terminar "
+        "Coge F15 (Balance): la carta más difícil de la fila (unos 9 dados): hay que terminar "
         "todas las cartas, así que coge las difíciles mientras hay tiempo y deja las rápidas para el "
         "final, cuando los jugadores que ya hayan terminado sus cartas no podrán ayudar")
 

@@ -337,7 +337,7 @@ TAKE_HINTS = {
                  ("la carta más pequeña de la fila (menos casillas y puntos",
                   "deja las grandes para el final"),
                  "smallest|slots|leave"),
-    "hardest at insane": (TAKE_HARDEST, "play-hint-take-hardest", "F24",
+    "hardest at insane": (TAKE_HARDEST, "play-hint-take-hardest", "F15",
                           ("the hardest card in the row", "leave the quick ones for the end"),
                           ("la carta más difícil de la fila", "deja las rápidas para el final"),
                           "hardest|quick|finished"),

@@ -23,6 +23,12 @@ A model may also be asked with ``offer`` dice shown at a time, of which the best
 seat at the table sees the whole roll, not one die): then ``w_t`` above becomes the chance that
 the best of ``offer`` dice is of class ``t``, and ``draws`` counts offers rather than dice. The
 planner uses one die a time; ``Weights.offer_dice`` tries more (measured no better).
+
+A model may also count the penalty (``penalty``, FUSE's unused-dice penalty, for analysis): after
+each die offered, a penalty die comes with that chance and takes the card's matching die whose
+loss costs least, among those it may take. A die can then go back, so the states form cycles;
+they are solved by value iteration from the values without the penalty. Big cards are left
+without it (their roll-outs would only add noise).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from fusegame.constraints import EMPTY, CompiledCard, State, memo_limit
-from fusegame.dice import DiceSet, die_type
+from fusegame.dice import DiceSet, die_type, type_colours, type_face
 from fusegame.rng import Rng
 
 #: ``draws`` of a state no die can ever complete (possible only without the feasibility rule).
@@ -63,9 +69,10 @@ class CardModel:
     """Expected dice to complete one card, for one dice inventory (see the module docstring)."""
 
     def __init__(self, card_id: str, rules: CompiledCard, weights: Sequence[float],
-                 exact_budget: int = EXACT_BUDGET, offer: int = 1) -> None:
+                 exact_budget: int = EXACT_BUDGET, offer: int = 1, penalty: float = 0.0) -> None:
         self.card_id = card_id
         self.offer = offer
+        self.penalty = penalty
         self.rules = rules
         by_rep: dict[int, float] = {}
         for t, w in enumerate(weights):
@@ -92,6 +99,8 @@ class CardModel:
             self._memo.clear()  # estimates and exact values are not mixed for one card
             self.big = True
         self._budget = -1
+        if penalty > 0 and not self.big:
+            self._with_penalty(weights)
 
     # -------------------------------------------------------------------- public
     def draws(self, state: State) -> float:
@@ -143,6 +152,92 @@ class CardModel:
         value = _solve(options, self.offer)
         self._memo[state] = value
         return value
+
+    def _with_penalty(self, weights: Sequence[float]) -> None:
+        """Solve the card again where, after each die offered, a penalty die comes with chance
+        ``penalty`` and takes the card's cheapest matching die that it may take (same colour or
+        number); a die goes back, so the states form cycles, solved by value iteration from the
+        values without the penalty (a lower bound)."""
+        rules = self.rules
+        q = self.penalty
+        kinds = [(t, w) for t, w in enumerate(weights) if w > 0]
+        total = sum(w for _, w in kinds)
+        # the chance that a die of a class matches a penalty die of each kind: a class may hold
+        # dice of several colours or faces, each in the proportion the dice hold them
+        match: dict[int, list[float]] = {}
+        members: dict[int, list[tuple[int, float]]] = {}
+        for t, w in kinds:
+            members.setdefault(rules.canon[t], []).append((t, w))
+        for rep, ms in members.items():
+            mass = sum(w for _, w in ms)
+            match[rep] = [sum(w for t, w in ms if type_colours(t) & type_colours(u) or
+                              type_face(t) == type_face(u)) / mass for u, _ in kinds]
+        shares = [w / total for _, w in kinds]
+        memo = self._memo
+        grown = True
+        while grown:  # a die given up may leave a state not met on the way up
+            grown = False
+            for st in [st for st in memo if EMPTY in st]:
+                for k in rules.removable(st):
+                    back = self.without(st, k)
+                    if back not in memo:
+                        self._exact(back)
+                        grown = True
+        states = [st for st in memo if EMPTY in st]
+        moves: dict[State, list[tuple[float, list[State]]]] = {}
+        takes: dict[State, list[tuple[State, list[float]]]] = {}
+        for st in states:
+            moves[st] = [(w, [st[:j] + (rep,) + st[j + 1:] for j in rules.legal_slots(st, rep)])
+                         for rep, w in self.classes]
+            takes[st] = [(self.without(st, k), match[st[k]]) for k in rules.removable(st)]
+        n_kinds = len(kinds)
+        for _ in range(200):
+            # each state's value once the penalty that may follow a die has come: with chance
+            # ``q * hit`` it takes a die, the owner's cheapest match, worth ``lost`` in all
+            settled: dict[State, float] = {}
+            hit: dict[State, float] = {}
+            lost: dict[State, float] = {}
+            for st in states:
+                options = sorted(takes[st], key=lambda o: memo[o[0]])
+                worth = 0.0
+                chance = 0.0
+                if options:
+                    for i in range(n_kinds):
+                        left = shares[i]  # the chance that no cheaper die matched this kind
+                        for back, matches in options:
+                            p = left * matches[i]
+                            if p > 0:
+                                worth += p * memo[back]
+                                chance += p
+                                left -= p
+                hit[st] = chance
+                lost[st] = q * worth
+                settled[st] = (1.0 - q * chance) * memo[st] + q * worth
+            change = 0.0
+            for st in states:
+                opts: list[tuple[float, float]] = []
+                for w, nexts in moves[st]:
+                    if nexts:
+                        best = min(settled.get(x, memo.get(x, 0.0)) if EMPTY in x else 0.0 for x in nexts)
+                        opts.append((best, w))
+                opts.sort()
+                # as ``_solve``, a declined die leaves the card to the penalty where it stands
+                stay = 1.0 - q * hit[st]
+                e = HOPELESS
+                placed = 0.0
+                w_sum = 0.0
+                for b, w in opts:
+                    if b >= stay * e + lost[st]:
+                        break
+                    placed += w * b
+                    w_sum += w
+                    den = 1.0 - (1.0 - w_sum) * stay
+                    if den > 0:
+                        e = min(HOPELESS, (1.0 + placed + (1.0 - w_sum) * lost[st]) / den)
+                change = max(change, abs(e - memo[st]))
+                memo[st] = e
+            if change < 1e-9:
+                break
 
     def _rollouts(self, state: State) -> float:
         """Mean dice offered to a filler that puts each die on a random legal slot (seeded by
@@ -201,21 +296,23 @@ def _solve(options: list[tuple[float, float]], offer: int = 1) -> float:
     return e
 
 
-_MODELS: dict[tuple[int, tuple[float, ...], int, int], CardModel] = {}
+_MODELS: dict[tuple[int, tuple[float, ...], int, int, float], CardModel] = {}
 
 
 def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...],
-               exact_budget: int = EXACT_BUDGET, offer: int = 1) -> CardModel:
+               exact_budget: int = EXACT_BUDGET, offer: int = 1, penalty: float = 0.0) -> CardModel:
     """The process-wide model of a card (games with the same dice share its memo).
 
-    ``exact_budget`` is the most states a card may have and still be solved exactly. Play keeps
-    the default (fast to build); card analysis raises it, where accuracy matters more than the
-    second or so a large card takes to solve.
+    ``exact_budget`` is the most states a card may have and still be solved exactly. The team
+    planner keeps the default (fast to build); the planner in play raises it to 3,000
+    (``Weights.exact_states``), and card analysis further, where accuracy matters more than the
+    second or so a large card takes to solve. ``penalty``: see the module docstring (one die
+    offered at a time).
     """
-    key = (id(rules), weights, exact_budget, offer)
+    key = (id(rules), weights, exact_budget, offer, penalty)
     m = _MODELS.get(key)
     if m is None or m.rules is not rules:
         if len(_MODELS) >= 5_000:  # bounded: weights that follow the dice make many models
             _MODELS.clear()
-        m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget, offer)
+        m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget, offer, penalty)
     return m
