@@ -176,6 +176,24 @@ def test_the_planner_in_play_solves_a_mid_sized_card_exactly() -> None:
             assert empty_work - one_work > 5 and two_work - one_work > 5
 
 
+def test_a_card_too_big_to_solve_is_solved_exactly_near_its_end() -> None:
+    # F44 (stack: ? ? Y1 ? ?) has far more states than the planner solves. With `exact_tail=3`
+    # its states of up to three empty slots are solved exactly, and a roll-out stops there and
+    # adds their value: from empty it comes to within a few per cent of the exact 34 dice, where
+    # random roll-outs to the end say 48
+    g = new_game(GameConfig(players=3), 1)
+    rules = g.card_rules("F44")
+    exact = CardModel("F44", rules, tuple(type_weights(g.dice)), exact_budget=10**7)
+    tailed = get_policy("play:exact_tail=3")
+    assert isinstance(tailed, TeamPlanner)
+    near, far = tailed.model(g, "F44"), TeamPlanner(PLAY_WEIGHTS).model(g, "F44")
+    assert near.big and far.big
+    assert near.draws(rules.empty) == pytest.approx(exact.draws(rules.empty), rel=0.05)
+    assert far.draws(rules.empty) > 1.3 * exact.draws(rules.empty)
+    two = near.after(near.after(rules.empty, 0, t("R3")), 1, t("B5"))  # three slots left
+    assert near.draws(two) == pytest.approx(exact.draws(two))
+
+
 def test_a_card_model_with_the_penalty_counts_the_dice_it_can_lose() -> None:
     # `play:penalty_rate=Q` (an analysis knob): after each die offered, a penalty die follows with
     # chance Q and takes a matching die the card may lose, so every unfinished state is further

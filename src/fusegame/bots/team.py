@@ -104,6 +104,11 @@ class Weights:
     #: with more is estimated by roll-outs (``bots.value.EXACT_BUDGET``), whose noise can make a
     #: die look worth many dice on one state and its loss a gain on the next
     exact_states: int = 400
+    #: on a card with more states than that, the states with at most this many empty slots are
+    #: solved exactly, and a roll-out stops there and adds their value. An analysis knob: 3 won
+    #: more at FUSE 3 players Elite, but the ends of Countdown's big cards take far too much
+    #: memory (README, "Cards solved exactly")
+    exact_tail: int = 1
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -364,7 +369,8 @@ class TeamPlanner:
     def model(self, state: GameState, card: str) -> CardModel:
         return card_model(card, state.card_rules(card), self.weights(state), self.w.exact_states,
                           offer=self.w.offer_dice,
-                          penalty=0.0 if state.config.uses_sparks else self.w.penalty_rate)
+                          penalty=0.0 if state.config.uses_sparks else self.w.penalty_rate,
+                          tail=self.w.exact_tail)
 
     def _options(self, state: GameState, seat: int, keys: dict[str, tuple[int, ...]],
                  dice: Sequence[int]) -> list[Option]:
@@ -433,7 +439,8 @@ class TeamPlanner:
             return hit
         ids = [c.id for c in state.config.playable.sparks]
         w = self.weights(state)
-        cost = (sum(card_model(c, state.card_rules(c), w, self.w.exact_states).draws(
+        cost = (sum(card_model(c, state.card_rules(c), w, self.w.exact_states,
+                               tail=self.w.exact_tail).draws(
             state.card_rules(c).empty) for c in ids)
                 / len(ids)) if ids else 5.0
         cost -= self.w.points * 2  # a defused spark scores 2

@@ -29,6 +29,9 @@ each die offered, a penalty die comes with that chance and takes the card's matc
 loss costs least, among those it may take. A die can then go back, so the states form cycles;
 they are solved by value iteration from the values without the penalty. Big cards are left
 without it (their roll-outs would only add noise).
+
+On a big card, the states with at most ``tail`` empty slots (1 by default) are solved exactly,
+and with a longer tail a roll-out stops where the tail begins and adds the tail's exact value.
 """
 
 from __future__ import annotations
@@ -69,10 +72,12 @@ class CardModel:
     """Expected dice to complete one card, for one dice inventory (see the module docstring)."""
 
     def __init__(self, card_id: str, rules: CompiledCard, weights: Sequence[float],
-                 exact_budget: int = EXACT_BUDGET, offer: int = 1, penalty: float = 0.0) -> None:
+                 exact_budget: int = EXACT_BUDGET, offer: int = 1, penalty: float = 0.0,
+                 tail: int = 1) -> None:
         self.card_id = card_id
         self.offer = offer
         self.penalty = penalty
+        self.tail = tail
         self.rules = rules
         by_rep: dict[int, float] = {}
         for t, w in enumerate(weights):
@@ -112,7 +117,7 @@ class CardModel:
             # a loose card's estimates are kept bounded like its legality memo; each is a tenth of
             # the size and costs roll-outs to make again, so ten times as many are kept
             self._memo.clear()
-        if self.big and state.count(EMPTY) > 1:
+        if self.big and state.count(EMPTY) > self.tail:
             est = self._memo[state] = self._rollouts(state)
             return est
         return self._exact(state)
@@ -250,7 +255,8 @@ class CardModel:
         for _ in range(ROLLOUTS):
             s = state
             n = 0
-            while EMPTY in s and n < HOPELESS:
+            # with a longer exact tail, a roll-out stops where the tail begins and adds its value
+            while (EMPTY in s if self.tail <= 1 else s.count(EMPTY) > self.tail) and n < HOPELESS:
                 n += 1
                 slots: tuple[int, ...] = ()
                 for _ in range(self.offer):
@@ -262,7 +268,7 @@ class CardModel:
                     continue
                 j = slots[0] if len(slots) == 1 else slots[rng.below(len(slots))]
                 s = s[:j] + (rep,) + s[j + 1:]
-            total += n
+            total += n if EMPTY not in s or self.tail <= 1 else n + self._exact(s)
         return total / ROLLOUTS
 
     def _draw(self, rng: Rng) -> int:
@@ -296,11 +302,12 @@ def _solve(options: list[tuple[float, float]], offer: int = 1) -> float:
     return e
 
 
-_MODELS: dict[tuple[int, tuple[float, ...], int, int, float], CardModel] = {}
+_MODELS: dict[tuple[int, tuple[float, ...], int, int, float, int], CardModel] = {}
 
 
 def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...],
-               exact_budget: int = EXACT_BUDGET, offer: int = 1, penalty: float = 0.0) -> CardModel:
+               exact_budget: int = EXACT_BUDGET, offer: int = 1, penalty: float = 0.0,
+               tail: int = 1) -> CardModel:
     """The process-wide model of a card (games with the same dice share its memo).
 
     ``exact_budget`` is the most states a card may have and still be solved exactly. The team
@@ -309,10 +316,10 @@ def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...],
     second or so a large card takes to solve. ``penalty``: see the module docstring (one die
     offered at a time).
     """
-    key = (id(rules), weights, exact_budget, offer, penalty)
+    key = (id(rules), weights, exact_budget, offer, penalty, tail)
     m = _MODELS.get(key)
     if m is None or m.rules is not rules:
         if len(_MODELS) >= 5_000:  # bounded: weights that follow the dice make many models
             _MODELS.clear()
-        m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget, offer, penalty)
+        m = _MODELS[key] = CardModel(card_id, rules, weights, exact_budget, offer, penalty, tail)
     return m
