@@ -53,12 +53,10 @@ def measure(game: str, budget: int, cards: list[str]) -> dict[str, Any]:
             continue
         m = CardModel(card.id, rules, weights, exact_budget=budget)
         models.append(m)
-        states += len(m._memo)
+        states += m.states
         if m.big:
             big.append(card.id)
-        # the legality memos are bounded on their own (set_memo_limit): only the models count
-        for memo in (rules._legal, rules._single, rules._feasible, rules._removable, rules._open):
-            memo.clear()
+        rules.forget()  # the legality memos are bounded on their own (set_memo_limit)
     seconds = time.perf_counter() - start
     gc.collect()
     grown = _resident_mb() - before

@@ -254,13 +254,18 @@ class CompiledCard:
             table = self._new_table(state)
         return table
 
+    def forget(self) -> None:
+        """Empty the card's memos of states (legal slots, feasibility, safety, open slots): the
+        answers stay the same, only the time to find them again is spent."""
+        self._legal.clear()
+        self._single.clear()
+        self._feasible.clear()
+        self._removable.clear()
+        self._open.clear()
+
     def _new_table(self, state: State) -> list[tuple[int, ...] | None]:
         if len(self._legal) >= _MEMO_LIMIT:  # long simulations: keep memory bounded
-            self._legal.clear()
-            self._single.clear()
-            self._feasible.clear()
-            self._removable.clear()
-            self._open.clear()
+            self.forget()
         # states alike in every way the card's rules can see share one table: a die on a slot no
         # relation or clause names counts only as there, and types of one class as one
         free, canon = self._free, self.canon

@@ -367,10 +367,11 @@ class TeamPlanner:
         return w
 
     def model(self, state: GameState, card: str) -> CardModel:
+        # on the hot path: the game's rules are asked only where the analysis knob is set
+        rate = self.w.penalty_rate
+        penalty = rate if rate > 0 and not state.config.uses_sparks else 0.0
         return card_model(card, state.card_rules(card), self.weights(state), self.w.exact_states,
-                          offer=self.w.offer_dice,
-                          penalty=0.0 if state.config.uses_sparks else self.w.penalty_rate,
-                          tail=self.w.exact_tail)
+                          offer=self.w.offer_dice, penalty=penalty, tail=self.w.exact_tail)
 
     def _options(self, state: GameState, seat: int, keys: dict[str, tuple[int, ...]],
                  dice: Sequence[int]) -> list[Option]:

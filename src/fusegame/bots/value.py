@@ -108,6 +108,11 @@ class CardModel:
             self._with_penalty(weights)
 
     # -------------------------------------------------------------------- public
+    @property
+    def states(self) -> int:
+        """The card states whose work the model holds now (exact values and estimates)."""
+        return len(self._memo)
+
     def draws(self, state: State) -> float:
         """Expected dice offered until the card is complete from ``state`` (a canonical key)."""
         hit = self._memo.get(state)
@@ -252,11 +257,13 @@ class CardModel:
         rng = Rng(self._seed)
         rules = self.rules
         total = 0.0
+        # with a longer exact tail, a roll-out stops where the tail begins and adds its value; the
+        # default tail of one slot is rolled to the end, as it always was
+        stop = self.tail if self.tail > 1 else 0
         for _ in range(ROLLOUTS):
             s = state
             n = 0
-            # with a longer exact tail, a roll-out stops where the tail begins and adds its value
-            while (EMPTY in s if self.tail <= 1 else s.count(EMPTY) > self.tail) and n < HOPELESS:
+            while s.count(EMPTY) > stop and n < HOPELESS:
                 n += 1
                 slots: tuple[int, ...] = ()
                 for _ in range(self.offer):
@@ -268,7 +275,9 @@ class CardModel:
                     continue
                 j = slots[0] if len(slots) == 1 else slots[rng.below(len(slots))]
                 s = s[:j] + (rep,) + s[j + 1:]
-            total += n if EMPTY not in s or self.tail <= 1 else n + self._exact(s)
+            # a roll-out cut short at HOPELESS has more slots left than the tail: nothing is added
+            left = s.count(EMPTY)
+            total += n + self._exact(s) if 0 < left <= stop else n
         return total / ROLLOUTS
 
     def _draw(self, rng: Rng) -> int:
