@@ -135,3 +135,30 @@ def test_shared_answers_are_those_worked_out_afresh(card, dice: str) -> None:  #
                 for t in types[::7]:
                     trial = state[:s] + (t,) + state[s + 1:]
                     assert rules.feasible(trial) == rules._search(trial), (state, s, t)
+
+
+#: every card with the dice that can complete it (some Countdown cards need its split dice)
+COMPLETABLE = [(card, dice) for dice in DICE for card in ALL_BOMBS
+               if CompiledCard(card.shape, DICE[dice]).completion() is not None]
+
+
+@pytest.mark.parametrize(("card", "dice"), COMPLETABLE, ids=[f"{c.id}-{d}" for c, d in COMPLETABLE])
+def test_the_dice_that_complete_a_card_are_those_its_last_slot_takes(card, dice: str) -> None:  # type: ignore[no-untyped-def]
+    """The models of work ask which dice complete a card with one slot left all at once: every
+    class of dice must be answered as placing it die by die answers, with the same card read
+    through its class keys or its real dice."""
+    rules = CompiledCard(card.shape, DICE[dice])
+    types = [t for t in range(90) if DICE[dice] >> t & 1]
+    reps = sorted(set(rules.canon[t] for t in types))
+    rng = Rng(sum(map(ord, card.id)) + 2)
+    for _ in range(6):
+        state = rules.empty
+        while state.count(EMPTY) > 1:
+            options = [(s, t) for s in rules.open_slots(state) for t in types if rules.is_legal(state, s, t)]
+            s, t = options[rng.below(len(options))]
+            state = state[:s] + (t,) + state[s + 1:]
+        expected = sum(1 << r for r in reps if rules.legal_slots(state, r))
+        assert rules.completing_types(state) == expected, state
+        assert rules.completing_types(rules.key(state)) == expected, state
+    fresh = CompiledCard(card.shape, DICE[dice])  # answered before any legal slot was asked
+    assert fresh.completing_types(state) == expected

@@ -160,6 +160,7 @@ class CompiledCard:
         #: canon[t]: the representative of t's class. Every answer about a card is the same for
         #: equivalent types, so callers may key states by representatives (far fewer states).
         self.canon: tuple[int, ...] = tuple(canon)
+        self._reps = reps
         self.search_dom = tuple(p & reps for p in self.pred)
         # A slot that no relation or clause names, and that some type in play may fill, never
         # decides feasibility: states that differ only there, or only in types of one class,
@@ -177,6 +178,7 @@ class CompiledCard:
         self._removable: dict[State, tuple[int, ...]] = {}  # is_legal answers: bit s+32 known, bit s legal
         self._feasible: dict[State, bool] = {}
         self._open: dict[State, tuple[int, ...]] = {}
+        self._completing: dict[State, int] = {}
 
     def key(self, state: State) -> State:
         """``state`` with every die type replaced by its class representative."""
@@ -244,6 +246,36 @@ class CompiledCard:
                     out.append(s)
         return tuple(out)
 
+    def completing_types(self, state: State) -> int:
+        """For a state with one empty slot: the mask of the class representatives (``canon``) that
+        may go there, each of which completes the card. ``legal_slots`` answers the same type by
+        type; this answers them all at once, for models of work that meet many such states once
+        each."""
+        # as for legal slots, states alike in all the card's rules can see share the answer
+        free, canon = self._free, self.canon
+        alike = tuple(t if t == EMPTY else 0 if free[i] else canon[t] for i, t in enumerate(state))
+        hit = self._completing.get(alike)
+        if hit is not None:
+            return hit
+        b = state.index(EMPTY)
+        mask = self.pred[b] & self._reps
+        for i, ti in enumerate(state):
+            if i != b:
+                for j, tab in self.pair_out[i]:
+                    if j == b:
+                        mask &= tab[ti]
+        if self.clauses_of[b]:
+            m, mask = mask, 0
+            while m:
+                t = (m & -m).bit_length() - 1
+                m &= m - 1
+                if self._relations_ok(state, b, t):
+                    mask |= 1 << t
+        if len(self._completing) >= _MEMO_LIMIT:
+            self._completing.clear()
+        self._completing[alike] = mask
+        return mask
+
     def slot_table(self, state: State) -> list[tuple[int, ...] | None]:
         """Per-state cache of legal slots indexed by die type (None: not computed yet).
 
@@ -255,13 +287,14 @@ class CompiledCard:
         return table
 
     def forget(self) -> None:
-        """Empty the card's memos of states (legal slots, feasibility, safety, open slots): the
-        answers stay the same, only the time to find them again is spent."""
+        """Empty the card's memos of states (legal slots, feasibility, safety, open slots, the dice
+        that complete it): the answers stay the same, only the time to find them again is spent."""
         self._legal.clear()
         self._single.clear()
         self._feasible.clear()
         self._removable.clear()
         self._open.clear()
+        self._completing.clear()
 
     def _new_table(self, state: State) -> list[tuple[int, ...] | None]:
         if len(self._legal) >= _MEMO_LIMIT:  # long simulations: keep memory bounded

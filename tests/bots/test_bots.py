@@ -19,13 +19,13 @@ from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.bots.value import HOPELESS, CardModel, card_model, type_weights
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
-from fusegame.constraints import EMPTY
+from fusegame.constraints import EMPTY, memo_limit, set_memo_limit
 from fusegame.dice import BY_LETTER
 from fusegame.rng import Rng
 from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, defusal, new_game
 from fusegame.rules.state import HandCard
 from fusegame.scenario import scenario_from_data
-from fusegame.sim import get_policy, play_game
+from fusegame.sim import Pace, game_seed, get_policy, play_game
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -177,21 +177,63 @@ def test_the_planner_in_play_solves_a_mid_sized_card_exactly() -> None:
 
 
 def test_a_card_too_big_to_solve_is_solved_exactly_near_its_end() -> None:
-    # F44 (stack: ? ? Y1 ? ?) has far more states than the planner solves. With `exact_tail=3`
-    # its states of up to three empty slots are solved exactly, and a roll-out stops there and
-    # adds their value: from empty it comes to within a few per cent of the exact 34 dice, where
-    # random roll-outs to the end say 48
+    # F44 (stack: ? ? Y1 ? ?) has far more states than the planner solves. In play its states of
+    # up to three empty slots are solved exactly, and a roll-out stops there and adds their
+    # value: from empty it comes to within a few per cent of the exact 34 dice, where random
+    # roll-outs to the end (`exact_tail=1`) say 48
     g = new_game(GameConfig(players=3), 1)
     rules = g.card_rules("F44")
     exact = CardModel("F44", rules, tuple(type_weights(g.dice)), exact_budget=10**7)
-    tailed = get_policy("play:exact_tail=3")
-    assert isinstance(tailed, TeamPlanner)
-    near, far = tailed.model(g, "F44"), TeamPlanner(PLAY_WEIGHTS).model(g, "F44")
-    assert near.big and far.big
+    rolled = get_policy("play:exact_tail=1")
+    assert isinstance(rolled, TeamPlanner)
+    near, far = TeamPlanner(PLAY_WEIGHTS).model(g, "F44"), rolled.model(g, "F44")
+    assert near.big and far.big and near.tail == 3
     assert near.draws(rules.empty) == pytest.approx(exact.draws(rules.empty), rel=0.05)
     assert far.draws(rules.empty) > 1.3 * exact.draws(rules.empty)
     two = near.after(near.after(rules.empty, 0, t("R3")), 1, t("B5"))  # three slots left
     assert near.draws(two) == pytest.approx(exact.draws(two))
+
+
+def test_the_planner_in_play_solves_the_end_of_big_cards_in_fuse_at_three_players_or_more() -> None:
+    # measured: it wins more at 3 players, fewer at 1-2 players Elite, and in Countdown loses
+    # 4-player deals to an empty bag; elsewhere the roll-outs run to the end of the card
+    play = TeamPlanner(PLAY_WEIGHTS)
+    tails = {(game, n): play.tail(new_game(GameConfig(game=game, players=n), 1))
+             for game in ("fuse", "countdown") for n in (1, 2, 3, 4)}
+    assert tails == {("fuse", 1): 1, ("fuse", 2): 1, ("fuse", 3): 3, ("fuse", 4): 3,
+                     ("countdown", 1): 1, ("countdown", 2): 1, ("countdown", 3): 1,
+                     ("countdown", 4): 1}
+    assert TeamPlanner().tail(new_game(GameConfig(players=3), 1)) == 1
+
+
+def test_the_exact_end_of_a_big_card_is_as_long_as_the_budget_allows() -> None:
+    # Countdown's split dice make 60 classes of dice on a card that reads colour and number
+    # (FUSE: 30), so a three-slot end could visit some 11,000 states from one of its states: the
+    # planner in play solves two slots exactly there, and three on a card that reads colour only
+    g = new_game(GameConfig(game="countdown", players=3), 1)
+    weights = tuple(type_weights(g.dice))
+    planner = get_policy("play:tail_in_countdown=1")
+    assert isinstance(planner, TeamPlanner)
+    # `? =cn ? % !=c %` and `ziggurat: ? ? ? ? / S`
+    wide, narrow = planner.model(g, "C49"), planner.model(g, "C22")
+    assert wide.big and len(wide.classes) == 60 and wide.tail == 2
+    assert narrow.big and len(narrow.classes) == 10 and narrow.tail == 3
+    rules = g.card_rules("C49")
+    two = card_model("C49", rules, weights, PLAY_WEIGHTS.exact_states, tail=2)
+    assert wide.draws(rules.empty) == two.draws(rules.empty)
+    # the exact values near the end are kept within the card's memo limit, and are the same
+    # whether kept or worked out again
+    end = wide.after(wide.after(rules.empty, 0, t("R3")), 1, t("R3"))  # two slots left
+    limit = memo_limit()
+    set_memo_limit(50)
+    try:
+        fresh = CardModel("C49", rules, weights, PLAY_WEIGHTS.exact_states, tail=3)
+        first = [fresh.draws(s) for s in (rules.empty, end)]
+        assert fresh.states < 50 + 2 * 60 + 2
+        again = [fresh.draws(s) for s in (rules.empty, end)]
+        assert again == first == [two.draws(rules.empty), two.draws(end)]
+    finally:
+        set_memo_limit(limit)
 
 
 def test_a_card_model_with_the_penalty_counts_the_dice_it_can_lose() -> None:
@@ -652,3 +694,18 @@ def test_a_queued_plan_is_dropped_when_a_role_turns_one_of_its_dice() -> None:
         hint(g, planner)
         g.apply(planner.act(g))  # validated: an illegal move raises
     assert g.turn > 5
+
+
+def test_a_planner_shared_by_games_plays_each_as_a_fresh_one_would() -> None:
+    # Countdown's roles: the planner remembers its role decision for a position, since the same
+    # position may come back in real time. It once knew the position by the turn and the roll
+    # alone, so after deal 1,013 of this table a shared planner met deal 1,089's turn with the
+    # same roll and reused the other game's decision (134 points against 132 played fresh)
+    config = GameConfig(players=2, difficulty="heroic", game="countdown")
+    alone = play_game(config, game_seed(2026, 1089), get_policy("play"), Pace(), record=True)
+    shared = get_policy("play")
+    play_game(config, game_seed(2026, 1013), shared, Pace())
+    after = play_game(config, game_seed(2026, 1089), shared, Pace(), record=True)
+    assert alone.record is not None and after.record is not None
+    assert after.record.actions == alone.record.actions
+    assert after.score == alone.score

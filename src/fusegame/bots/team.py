@@ -105,10 +105,17 @@ class Weights:
     #: die look worth many dice on one state and its loss a gain on the next
     exact_states: int = 400
     #: on a card with more states than that, the states with at most this many empty slots are
-    #: solved exactly, and a roll-out stops there and adds their value. An analysis knob: 3 won
-    #: more at FUSE 3 players Elite, but the ends of Countdown's big cards take far too much
-    #: memory (README, "Cards solved exactly")
+    #: solved exactly, and a roll-out stops there and adds their value; a card's tail is shorter
+    #: where solving it could visit more than ``exact_states`` states (``bots.value.tail_length``:
+    #: three slots in FUSE, two on most Countdown cards, whose split dice make twice the classes)
     exact_tail: int = 1
+    #: the exact tail only at tables of at least this many players (0: every table)...
+    tail_from_players: int = 0
+    #: ...and in Countdown only where this is 1. In play the tail is used in FUSE at 3 players or
+    #: more: at 1-2 players Elite it lost more deals than it won, and in Countdown it won much at
+    #: Heroic and 3 players but lost 4-player Standard deals to an empty bag, a risk the planner
+    #: does not weigh (README, "The end of a big card solved exactly")
+    tail_in_countdown: int = 1
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -117,12 +124,14 @@ class Weights:
 #: at Insane and Heroic it is the hardest. A seat that may take several dice (1-2 players) has
 #: six options a die searched instead of three, in games without role cards. The penalty for the
 #: dice left is weighed on the cards as the roll's placements leave them. Cards of up to 3,000
-#: states are solved exactly rather than estimated by roll-outs. Measured on the same deals, it
+#: states are solved exactly rather than estimated by roll-outs, and in FUSE at 3 players or more
+#: the last three empty slots of bigger cards, where a roll-out stops. Measured on the same deals, it
 #: wins more often at every table where the planner loses games (README, "The smallest card
 #: first", "Finish what can still win", "The hard cards first where every card counts", "The
 #: penalty after the placements" and "Cards solved exactly").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
-                       penalty_after_plan=1.0, exact_states=3000)
+                       penalty_after_plan=1.0, exact_states=3000, exact_tail=3,
+                       tail_from_players=3, tail_in_countdown=0)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
@@ -371,7 +380,15 @@ class TeamPlanner:
         rate = self.w.penalty_rate
         penalty = rate if rate > 0 and not state.config.uses_sparks else 0.0
         return card_model(card, state.card_rules(card), self.weights(state), self.w.exact_states,
-                          offer=self.w.offer_dice, penalty=penalty, tail=self.w.exact_tail)
+                          offer=self.w.offer_dice, penalty=penalty, tail=self.tail(state))
+
+    def tail(self, state: GameState) -> int:
+        """The most empty slots of a big card's states solved exactly at this table."""
+        w = self.w
+        if w.exact_tail > 1 and (state.players < w.tail_from_players or
+                                 (not w.tail_in_countdown and state.config.countdown_rules)):
+            return 1
+        return w.exact_tail
 
     def _options(self, state: GameState, seat: int, keys: dict[str, tuple[int, ...]],
                  dice: Sequence[int]) -> list[Option]:
@@ -441,7 +458,7 @@ class TeamPlanner:
         ids = [c.id for c in state.config.playable.sparks]
         w = self.weights(state)
         cost = (sum(card_model(c, state.card_rules(c), w, self.w.exact_states,
-                               tail=self.w.exact_tail).draws(
+                               tail=self.tail(state)).draws(
             state.card_rules(c).empty) for c in ids)
                 / len(ids)) if ids else 5.0
         cost -= self.w.points * 2  # a defused spark scores 2
@@ -782,8 +799,12 @@ class TeamPlanner:
             return None
         roles = state.roles
         assert roles is not None  # an active ability means roles are in play
+        # the whole position the plans read: the roll, and the cards with their dice (a planner
+        # shared by many games must not take one game's turn for another's with the same roll)
+        hands = tuple(tuple((hc.card, hc.types) for hc in hand) for hand in state.hands)
         memo_key = (state.turn, tuple(state.free), tuple(state.types[d] for d in state.free),
-                    tuple(roles.temp.items()), roles.uses, tuple(state.taken))
+                    tuple(roles.temp.items()), roles.uses, tuple(state.taken), hands,
+                    self.bombs_left(state))
         if memo_key in self._role_seen:
             seen = self._role_seen[memo_key]
             # the same position may come back later in real time (a person acted in between):

@@ -31,7 +31,11 @@ they are solved by value iteration from the values without the penalty. Big card
 without it (their roll-outs would only add noise).
 
 On a big card, the states with at most ``tail`` empty slots (1 by default) are solved exactly,
-and with a longer tail a roll-out stops where the tail begins and adds the tail's exact value.
+and with a longer tail a roll-out stops where the tail begins and adds the tail's exact value. The
+tail is shortened, card by card, until solving one of its states from where it begins could visit
+no more states than ``exact_budget`` (see ``tail_length``): three slots on a FUSE card (30 classes
+of dice), two on most Countdown cards (60), under the planner's budget of 3,000. The tail's exact
+values are kept in a memo of their own, bounded like the card's legality memo.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from __future__ import annotations
 import zlib
 from bisect import bisect_right
 from collections.abc import Sequence
+from math import comb
 from typing import Final
 
 from fusegame.constraints import EMPTY, CompiledCard, State, memo_limit
@@ -77,7 +82,6 @@ class CardModel:
         self.card_id = card_id
         self.offer = offer
         self.penalty = penalty
-        self.tail = tail
         self.rules = rules
         by_rep: dict[int, float] = {}
         for t, w in enumerate(weights):
@@ -93,17 +97,23 @@ class CardModel:
             acc += w
             self._cum.append(acc)
         self._memo: dict[State, float] = {}
+        #: a big card's exact values near its end (the tail), bounded apart from its estimates
+        self._tail: dict[State, float] = {}
+        #: the value of a state with one slot left, by the classes of dice that complete it
+        self._last: dict[int, float] = {}
         self._seed = zlib.crc32(card_id.encode())
         # Decide once, from the empty card, whether the card is solved exactly, so that every
         # answer is a pure function of card, dice and state (never of what was asked before)
         self._budget = exact_budget
+        self.big = False
         try:
             self._exact(rules.empty)
-            self.big = False
         except _Budget:
             self._memo.clear()  # estimates and exact values are not mixed for one card
             self.big = True
         self._budget = -1
+        #: the most empty slots of a state solved exactly on a big card
+        self.tail = tail_length(tail, len(self.classes), exact_budget) if self.big else tail
         if penalty > 0 and not self.big:
             self._with_penalty(weights)
 
@@ -111,7 +121,7 @@ class CardModel:
     @property
     def states(self) -> int:
         """The card states whose work the model holds now (exact values and estimates)."""
-        return len(self._memo)
+        return len(self._memo) + len(self._tail)
 
     def draws(self, state: State) -> float:
         """Expected dice offered until the card is complete from ``state`` (a canonical key)."""
@@ -122,9 +132,11 @@ class CardModel:
             # a loose card's estimates are kept bounded like its legality memo; each is a tenth of
             # the size and costs roll-outs to make again, so ten times as many are kept
             self._memo.clear()
-        if self.big and state.count(EMPTY) > self.tail:
-            est = self._memo[state] = self._rollouts(state)
-            return est
+        if self.big:
+            if state.count(EMPTY) > self.tail:
+                est = self._memo[state] = self._rollouts(state)
+                return est
+            return self._tail_value(state)
         return self._exact(state)
 
     def after(self, state: State, slot: int, t: int) -> State:
@@ -141,26 +153,45 @@ class CardModel:
         return sum(w for rep, w in self.classes if rules.legal_slots(state, rep))
 
     # -------------------------------------------------------------------- solving
+    def _tail_value(self, state: State) -> float:
+        """The exact value of a state near the end of a big card."""
+        if len(self._tail) >= memo_limit():  # the values stay the same, only the time is spent
+            self._tail.clear()
+        return self._exact(state)
+
     def _exact(self, state: State) -> float:
-        hit = self._memo.get(state)
+        if EMPTY not in state:
+            return 0.0
+        memo = self._tail if self.big else self._memo
+        hit = memo.get(state)
         if hit is not None:
             return hit
-        if EMPTY not in state:
-            self._memo[state] = 0.0
-            return 0.0
         if self._budget >= 0:  # only while deciding whether the card is small enough
             self._budget -= 1
             if self._budget < 0:
                 raise _Budget
         rules = self.rules
+        if state.count(EMPTY) == 1:
+            # every die that fits completes the card: the value is that of the dice that fit,
+            # which many states share; a big card keeps only its longer states (far fewer)
+            fits = rules.completing_types(state)
+            value = self._last.get(fits)
+            if value is None:
+                if len(self._last) >= memo_limit():
+                    self._last.clear()
+                value = self._last[fits] = _solve(
+                    [(0.0, w) for rep, w in self.classes if fits >> rep & 1], self.offer)
+            if not self.big:
+                memo[state] = value
+            return value
         options: list[tuple[float, float]] = []
         for rep, w in self.classes:
             slots = rules.legal_slots(state, rep)
             if slots:
-                best = min(self._exact(state[:j] + (rep,) + state[j + 1:]) for j in slots)
-                options.append((best, w))
+                options.append((min(self._exact(state[:j] + (rep,) + state[j + 1:])
+                                    for j in slots), w))
         value = _solve(options, self.offer)
-        self._memo[state] = value
+        memo[state] = value
         return value
 
     def _with_penalty(self, weights: Sequence[float]) -> None:
@@ -277,13 +308,23 @@ class CardModel:
                 s = s[:j] + (rep,) + s[j + 1:]
             # a roll-out cut short at HOPELESS has more slots left than the tail: nothing is added
             left = s.count(EMPTY)
-            total += n + self._exact(s) if 0 < left <= stop else n
+            total += n + self._tail_value(s) if 0 < left <= stop else n
         return total / ROLLOUTS
 
     def _draw(self, rng: Rng) -> int:
         x = rng.next64() / 18446744073709551616.0 * self._cum[-1]
         i = bisect_right(self._cum, x)
         return self.classes[min(i, len(self.classes) - 1)][0]
+
+
+def tail_length(wanted: int, classes: int, budget: int) -> int:
+    """The longest tail, up to ``wanted`` empty slots, whose exact solve from one of its states
+    could visit no more than ``budget`` states: with ``k`` slots empty and ``c`` classes of dice,
+    the states with ``j`` of them still empty number at most ``comb(k, j) * c ** (k - j)``."""
+    k = max(1, wanted)
+    while k > 1 and sum(comb(k, j) * classes ** (k - j) for j in range(1, k)) > budget:
+        k -= 1
+    return k
 
 
 def _solve(options: list[tuple[float, float]], offer: int = 1) -> float:
