@@ -709,3 +709,16 @@ def test_a_planner_shared_by_games_plays_each_as_a_fresh_one_would() -> None:
     assert alone.record is not None and after.record is not None
     assert after.record.actions == alone.record.actions
     assert after.score == alone.score
+
+
+def test_a_planner_that_met_a_smaller_table_judges_a_big_card_as_a_fresh_one_would() -> None:
+    # the end of big cards is solved exactly at 3 players or more only: what a die on F44 is worth
+    # must not be remembered from a 2-player game into a 3-player one
+    two, three = (new_game(GameConfig(players=n), 1) for n in (2, 3))
+    die = 0
+    die2 = two.types.index(three.types[die])  # a die of the same colour and face
+    key = three.card_rules("F44").empty
+    shared = TeamPlanner(PLAY_WEIGHTS)
+    at_two = shared._card_options(two, "F44", key, die2)
+    assert shared._card_options(three, "F44", key, die) == TeamPlanner(PLAY_WEIGHTS)._card_options(
+        three, "F44", key, die) != at_two

@@ -410,12 +410,14 @@ class TeamPlanner:
     def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
                       d: int) -> tuple[CardOption, ...]:
         """Die ``d`` on ``card`` in state ``key``: (gain, slot, new key, completes) per legal slot.
-        Remembered by what the answer depends on (the card's tables, the dice weights, the state,
-        the die's type and any temporary colour), so rolls, role trials and games share it."""
+        Remembered by what the answer depends on (the card's tables, the dice weights, how much
+        of a big card's end is solved exactly at this table, the state, the die's type and any
+        temporary colour), so rolls, role trials and games share it."""
         rules = state.card_rules(card)
         pts = state.bomb(card).points
         temp = state.temp_colour(d)
-        memo_key = (id(rules), id(self.weights(state)), pts, key, state.types[d], temp or None)
+        memo_key = (id(rules), id(self.weights(state)), self.tail(state), pts, key, state.types[d],
+                    temp or None)
         hit = self._opt_memo.get(memo_key)
         if hit is not None:
             return hit
@@ -511,7 +513,7 @@ class TeamPlanner:
         # goes in the key, or what a planner met before would change its choices
         dc, faces = state.dice.colours, state.faces
         duds = self.likely_duds(state)
-        memo_key = ("penalty", colours, duds, id(self.weights(state)), tuple(
+        memo_key = ("penalty", colours, duds, id(self.weights(state)), self.tail(state), tuple(
             tuple((card, key, tuple((dc[d], faces[d]) if d != EMPTY else None for d in dice))
                   for card, key, dice in hand)
             for hand in hands))
