@@ -109,13 +109,17 @@ class Weights:
     #: where solving it could visit more than ``exact_states`` states (``bots.value.tail_length``:
     #: three slots in FUSE, two on most Countdown cards, whose split dice make twice the classes)
     exact_tail: int = 1
-    #: the exact tail only at tables of at least this many players (0: every table)...
+    #: in FUSE, the exact tail only at tables of at least this many players (0: every table);
+    #: in play 3, since at 1-2 players Elite it lost more deals than it won...
     tail_from_players: int = 0
-    #: ...and in Countdown only where this is 1. In play the tail is used in FUSE at 3 players or
-    #: more: at 1-2 players Elite it lost more deals than it won, and in Countdown it won much at
-    #: Heroic and 3 players but lost 4-player Standard deals to an empty bag, a risk the planner
-    #: does not weigh (README, "The end of a big card solved exactly")
+    #: ...and in Countdown, at every table, only where this is 1 (README, "The end of a big card
+    #: solved exactly"). There it won much at Heroic and 3 players, but lost 4-player Standard
+    #: deals to an empty bag until the bag was weighed (``bag_guard``)
     tail_in_countdown: int = 1
+    #: in Countdown, while the bag holds fewer dice than twice the players, a die placed on a card
+    #: it does not complete counts this many dice of work less: an empty bag at the start of a
+    #: turn loses the game (0: the bag is not weighed)
+    bag_guard: float = 0.0
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -124,14 +128,15 @@ class Weights:
 #: at Insane and Heroic it is the hardest. A seat that may take several dice (1-2 players) has
 #: six options a die searched instead of three, in games without role cards. The penalty for the
 #: dice left is weighed on the cards as the roll's placements leave them. Cards of up to 3,000
-#: states are solved exactly rather than estimated by roll-outs, and in FUSE at 3 players or more
-#: the last three empty slots of bigger cards, where a roll-out stops. Measured on the same deals, it
+#: states are solved exactly rather than estimated by roll-outs, and the last slots of bigger
+#: cards, where a roll-out stops (in FUSE at 3 players or more); in Countdown a die that does not
+#: complete its card counts a die less while the bag runs low. Measured on the same deals, it
 #: wins more often at every table where the planner loses games (README, "The smallest card
 #: first", "Finish what can still win", "The hard cards first where every card counts", "The
 #: penalty after the placements" and "Cards solved exactly").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
                        penalty_after_plan=1.0, exact_states=3000, exact_tail=3,
-                       tail_from_players=3, tail_in_countdown=0)
+                       tail_from_players=3, tail_in_countdown=1, bag_guard=1.0)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
@@ -385,10 +390,11 @@ class TeamPlanner:
     def tail(self, state: GameState) -> int:
         """The most empty slots of a big card's states solved exactly at this table."""
         w = self.w
-        if w.exact_tail > 1 and (state.players < w.tail_from_players or
-                                 (not w.tail_in_countdown and state.config.countdown_rules)):
+        if w.exact_tail <= 1:
             return 1
-        return w.exact_tail
+        if state.config.countdown_rules:
+            return w.exact_tail if w.tail_in_countdown else 1
+        return w.exact_tail if state.players >= w.tail_from_players else 1
 
     def _options(self, state: GameState, seat: int, keys: dict[str, tuple[int, ...]],
                  dice: Sequence[int]) -> list[Option]:
@@ -396,6 +402,9 @@ class TeamPlanner:
         out: list[Option] = []
         planned = self._plan_duds
         duds = planned[1] if planned is not None and planned[0] is state else self.likely_duds(state)
+        guard = self.w.bag_guard
+        if guard > 0 and not (state.config.countdown_rules and len(state.bag) < 2 * state.players):
+            guard = 0.0
         for hc in state.hands[seat]:
             key = keys.get(hc.card, hc.key)
             if EMPTY not in key:
@@ -404,7 +413,8 @@ class TeamPlanner:
             for d in dice:
                 for gain, j, nk, complete in self._card_options(state, hc.card, key, d):
                     # a completion counts whatever the card: it takes a bomb from the middle
-                    out.append(Option(gain if complete else gain * share, d, hc.card, j, nk, complete))
+                    out.append(Option(gain if complete else gain * share - guard, d, hc.card, j, nk,
+                                      complete))
         return out
 
     def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
