@@ -811,12 +811,13 @@ class TeamPlanner:
             return None
         roles = state.roles
         assert roles is not None  # an active ability means roles are in play
-        # the whole position the plans read: the roll, and the cards with their dice (a planner
-        # shared by many games must not take one game's turn for another's with the same roll)
+        # the whole position the plans read: the roll, the cards with their dice and the dice
+        # left in the bag (a planner shared by many games must not take one game's turn for
+        # another's with the same roll)
         hands = tuple(tuple((hc.card, hc.types) for hc in hand) for hand in state.hands)
         memo_key = (state.turn, tuple(state.free), tuple(state.types[d] for d in state.free),
                     tuple(roles.temp.items()), roles.uses, tuple(state.taken), hands,
-                    self.bombs_left(state))
+                    self.bombs_left(state), len(state.bag))
         if memo_key in self._role_seen:
             seen = self._role_seen[memo_key]
             # the same position may come back later in real time (a person acted in between):
