@@ -251,9 +251,7 @@ class CompiledCard:
         may go there, each of which completes the card. ``legal_slots`` answers the same type by
         type; this answers them all at once, for models of work that meet many such states once
         each."""
-        # as for legal slots, states alike in all the card's rules can see share the answer
-        free, canon = self._free, self.canon
-        alike = tuple(t if t == EMPTY else 0 if free[i] else canon[t] for i, t in enumerate(state))
+        alike = self._alike(state)  # as for legal slots
         hit = self._completing.get(alike)
         if hit is not None:
             return hit
@@ -296,13 +294,16 @@ class CompiledCard:
         self._open.clear()
         self._completing.clear()
 
+    def _alike(self, state: State) -> State:
+        """The key shared by states alike in every way the card's rules can see: a die on a slot
+        no relation or clause names counts only as there, and types of one class as one."""
+        free, canon = self._free, self.canon
+        return tuple(t if t == EMPTY else 0 if free[i] else canon[t] for i, t in enumerate(state))
+
     def _new_table(self, state: State) -> list[tuple[int, ...] | None]:
         if len(self._legal) >= _MEMO_LIMIT:  # long simulations: keep memory bounded
             self.forget()
-        # states alike in every way the card's rules can see share one table: a die on a slot no
-        # relation or clause names counts only as there, and types of one class as one
-        free, canon = self._free, self.canon
-        alike = tuple(t if t == EMPTY else 0 if free[i] else canon[t] for i, t in enumerate(state))
+        alike = self._alike(state)
         table = self._legal.get(alike)
         if table is None:
             table = self._legal[alike] = [None] * N_TYPES
