@@ -5,11 +5,12 @@
     python bench/where_turns_go.py expert 300 play:dud_gain=1   # the planner in play, every card counting
 
 Counts, per game, the turns played, the dice rolled and placed, the dice left unused (the
-penalty's rolls), the dice knocked off cards and by what, the bombs defused, the expected dice of
-the cards taken from the row, the time left when the middle ran out of bombs, and the slots and
-points of the cards still unfinished in front of the players at the end, and how many bombs
-the lost games left in the middle. Game ``i``
-uses ``game_seed(2026, i)``, as bench/search_paired.py does.
+penalty's rolls), the dice of a roll that no seat could take whatever the team did (``unfit``;
+each seat takes at most one die, 3 players or more), the dice knocked off cards and by what, the
+bombs defused, the expected dice of the cards taken from the row, the time left when the middle
+ran out of bombs, and the slots and points of the cards still unfinished in front of the players
+at the end, and how many bombs the lost games left in the middle. Game ``i`` uses
+``game_seed(2026, i)``, as bench/search_paired.py does.
 """
 
 from __future__ import annotations
@@ -20,11 +21,29 @@ from collections import defaultdict
 
 from fusegame.bots.team import TeamPlanner
 from fusegame.rng import Rng
-from fusegame.rules.actions import Tick
+from fusegame.rules.actions import Place, Tick
 from fusegame.rules.config import GameConfig
-from fusegame.rules.state import new_game
+from fusegame.rules.state import GameState, new_game
 from fusegame.sim import Pace, game_seed, get_policy
 from fusegame.sim.game import POLICY_SALT
+
+
+def most_placed(s: GameState) -> int:
+    """The most of the roll's dice the team could place, each seat taking at most one (3 players
+    or more): the rest are left for the penalty whatever the team does."""
+    fits = [{d for d in s.rolled if any(isinstance(a, Place) and a.die == d for a in s.legal_actions(seat))}
+            for seat in range(s.players)]
+    best = 0
+
+    def go(seat: int, used: frozenset[int]) -> None:
+        nonlocal best
+        best = max(best, len(used))
+        if seat < len(fits):
+            go(seat + 1, used)
+            for d in fits[seat] - used:
+                go(seat + 1, used | {d})
+    go(0, frozenset())
+    return best
 
 
 def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None:
@@ -54,6 +73,8 @@ def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None
                 s.apply_unchecked(Tick(-1, at))
                 if s.is_over:
                     break
+                if s.quota == 1 and s.rolled:
+                    c["unfit"] += len(s.rolled) - most_placed(s)
             a = pol(s, rng)
             for e in s.apply_unchecked(a):
                 k = e.kind

@@ -15,7 +15,7 @@ import yaml
 from conftest import put, roll, t, turn_start
 from fusegame.bots.greedy import greedy_policy
 from fusegame.bots.hints import hint
-from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
+from fusegame.bots.team import PLAY_WEIGHTS, Move, TeamPlanner
 from fusegame.bots.value import HOPELESS, CardModel, card_model, type_weights
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
@@ -71,6 +71,30 @@ id = "A7"
 set = "fuse"
 points = 1
 notation = "# #"
+
+[[bomb]]
+id = "A8"
+set = "fuse"
+points = 1
+notation = "% =c %"
+
+[[bomb]]
+id = "A9"
+set = "fuse"
+points = 1
+notation = "R R Y"
+
+[[bomb]]
+id = "A10"
+set = "fuse"
+points = 1
+notation = "B B Y"
+
+[[bomb]]
+id = "A11"
+set = "fuse"
+points = 1
+notation = "G G"
 """
 
 
@@ -537,49 +561,50 @@ def test_the_penalty_after_the_placements_is_the_penalty_on_the_cards_they_leave
     config = GameConfig(players=3, difficulty="expert")
     team, play = TeamPlanner(), TeamPlanner(PLAY_WEIGHTS)  # the team planner counts every card alike
     assert play.w.penalty_after_plan > 0 and team.w.penalty_after_plan == 0
-    s = new_game(config, 5)
-    rng = Rng(5)
     compared = differs = planned = 0
-    while not s.is_over and compared < 40:
-        seats = sorted(s.to_act())
-        if (len(seats) == 3 and all(d.kind == "distribute" for d in s.to_act().values())
-                and not any(s.taken) and len(s.unplaced()) == 3):
-            free = s.unplaced()
-            placed = []
-            used: set[int] = set()
-            for seat in seats:  # each seat's best placement of a die nobody took yet, if any
-                opts = [o for o in team._options(s, seat, {}, free) if o.die not in used]
-                o = max(opts, key=lambda o: (o.gain, -o.die), default=None)
-                placed.append(o)
-                if o is not None:
-                    used.add(o.die)
-            after = s.clone()
-            for seat, o in zip(seats, placed):
-                if o is not None:
-                    after.apply(Place(seat, after.time_ms, o.die, o.card, o.slot))
-            for d in free:
-                if d not in used:
-                    expected = team.penalty_cost(after, d)
-                    pairs = [(seat, o) for seat, o in zip(seats, placed) if o is not None]
-                    assert team.penalty_cost_after(s, d, pairs) == pytest.approx(expected)
-                    differs += abs(expected - team.penalty_cost(s, d)) > 1e-9
-                    compared += 1
-            # the planner in play's own plan carries the cost it weighed for each die it leaves,
-            # each seat's share worked out apart: the cost as all of the plan's placements leave
-            # the cards, to the last bit (the cards likely left unfinished are those of the
-            # position before the roll)
-            plan = play.plan(s)
-            mine = []
-            for m in plan.moves:
-                a = m.action
-                assert isinstance(a, Place)
-                mine += [(a.seat, o) for o in play._options(s, a.seat, {}, [a.die])
-                         if o.card == a.card and o.slot == a.slot]
-            assert len(mine) == len(plan.moves) and set(plan.penalty) == set(plan.unused)
-            for d in plan.unused:
-                assert plan.penalty[d] == play.penalty_cost_after(s, d, mine)
-                planned += 1
-        s.apply(play(s, rng))
+    for seed in range(5, 10):  # the planner in play leaves few dice: a few games to meet enough
+        s = new_game(config, seed)
+        rng = Rng(seed)
+        while not s.is_over and compared < 40:
+            seats = sorted(s.to_act())
+            if (len(seats) == 3 and all(d.kind == "distribute" for d in s.to_act().values())
+                    and not any(s.taken) and len(s.unplaced()) == 3):
+                free = s.unplaced()
+                placed = []
+                used: set[int] = set()
+                for seat in seats:  # each seat's best placement of a die nobody took yet, if any
+                    opts = [o for o in team._options(s, seat, {}, free) if o.die not in used]
+                    o = max(opts, key=lambda o: (o.gain, -o.die), default=None)
+                    placed.append(o)
+                    if o is not None:
+                        used.add(o.die)
+                after = s.clone()
+                for seat, o in zip(seats, placed):
+                    if o is not None:
+                        after.apply(Place(seat, after.time_ms, o.die, o.card, o.slot))
+                for d in free:
+                    if d not in used:
+                        expected = team.penalty_cost(after, d)
+                        pairs = [(seat, o) for seat, o in zip(seats, placed) if o is not None]
+                        assert team.penalty_cost_after(s, d, pairs) == pytest.approx(expected)
+                        differs += abs(expected - team.penalty_cost(s, d)) > 1e-9
+                        compared += 1
+                # the planner in play's own plan carries the cost it weighed for each die it leaves,
+                # each seat's share worked out apart: the cost as all of the plan's placements leave
+                # the cards, to the last bit (the cards likely left unfinished are those of the
+                # position before the roll)
+                plan = play.plan(s)
+                mine = []
+                for m in plan.moves:
+                    a = m.action
+                    assert isinstance(a, Place)
+                    mine += [(a.seat, o) for o in play._options(s, a.seat, {}, [a.die])
+                             if o.card == a.card and o.slot == a.slot]
+                assert len(mine) == len(plan.moves) and set(plan.penalty) == set(plan.unused)
+                for d in plan.unused:
+                    assert plan.penalty[d] == play.penalty_cost_after(s, d, mine)
+                    planned += 1
+            s.apply(play(s, rng))
     assert compared >= 10 and differs > 0 and planned >= 10
 
 
@@ -645,6 +670,95 @@ def test_policies_play_whole_games_with_legal_actions_only(name: str, kw: dict[s
     config = GameConfig(**kw)  # type: ignore[arg-type]
     result = play_game(config, 11, get_policy(name), checked=True)  # apply() validates each action
     assert result.outcome is not None
+
+
+# ----------------------------------------------------------------------------- the next roll
+#: the planner in play looks at the next roll; without it, it judges the roll alone
+LOOK, ALONE = PLAY_WEIGHTS, replace(PLAY_WEIGHTS, look_rolls=0)
+
+
+def _scarce(cards: Catalogue, colour: str) -> GameState:
+    """Three players; seats 1 and 2 hold the four other dice of ``colour`` (R or B) on cards
+    that want a yellow now, so the bag holds none of it. The roll: a Red 1, a Blue 1 and a Green
+    6. Seat 0's A8 wants two dice of one colour, seat 1's A1 any die, seat 2's A11 two greens:
+    the Red 1 and the Blue 1 go to seats 0 and 1, one each, and either way saves the same work
+    now."""
+    holder = "A9" if colour == "R" else "A10"
+    g = position(cards, [["A8"], ["A1", holder], ["A11", holder]], row=["A6", "A7", "A3"])
+    for seat in (1, 2):
+        put(g, seat, holder, 0, colour + "2")
+        put(g, seat, holder, 1, colour + "3")
+    roll(g, "R1", "B1", "G6")
+    assert all(g.dice.colours[d] != BY_LETTER[colour] for d in g.bag)
+    return g
+
+
+def _on_a8(g: GameState, plan_moves: list[Move]) -> str:
+    return next(g.die_label(m.action.die) for m in plan_moves
+                if isinstance(m.action, Place) and m.action.card == "A8")
+
+
+@pytest.mark.parametrize("scarce, wanted", [("R", "B1"), ("B", "R1")])
+def test_looking_at_the_next_roll_leaves_cards_wanting_dice_the_bag_still_holds(
+        cards: Catalogue, scarce: str, wanted: str) -> None:
+    g = _scarce(cards, scarce)
+    alone = TeamPlanner(ALONE).plan(g)
+    looked = TeamPlanner(LOOK).plan(g)
+    # the roll alone cannot tell the two apart (the cards' models weigh the game's dice, not the
+    # bag's); the next roll can: A8's second die must match its first, and the bag holds no
+    # die of the scarce colour
+    assert looked.value == pytest.approx(alone.value)
+    assert _on_a8(g, looked.moves) == wanted
+    assert all(m.completes for m in looked.moves if isinstance(m.action, Place) and m.action.card == "A1")
+    for m in looked.moves:  # every placement of the plan is legal now
+        g.clone().apply(m.action)
+
+
+def test_the_plan_says_what_the_next_roll_changed(cards: Catalogue) -> None:
+    positions = {c: _scarce(cards, c) for c in "RB"}
+    alone = {c: TeamPlanner(ALONE).plan(g) for c, g in positions.items()}
+    looked = {c: TeamPlanner(LOOK).plan(g) for c, g in positions.items()}
+    # the roll alone does the same in both positions (it does not read the bag), so the next
+    # roll changes its plan in exactly one of them
+    assert _on_a8(positions["R"], alone["R"].moves) == _on_a8(positions["B"], alone["B"].moves)
+    changed = {c for c, g in positions.items() if _on_a8(g, alone[c].moves) != _on_a8(g, looked[c].moves)}
+    assert len(changed) == 1
+    for c in "RB":
+        if c in changed:
+            assert looked[c].alone is not None and looked[c].ahead > 0
+            said = sorted(str(m.action) for m in looked[c].alone)
+            assert said == sorted(str(m.action) for m in alone[c].moves)
+        else:
+            assert looked[c].alone is None and looked[c].ahead == 0.0
+
+
+def test_the_next_rolls_looked_at_depend_on_the_position_alone(cards: Catalogue) -> None:
+    g = _scarce(cards, "R")
+    shared = TeamPlanner(LOOK)
+    shared.plan(_scarce(cards, "B"))
+    first = shared.plan(g)
+    assert [str(m.action) for m in first.moves] == [str(m.action) for m in TeamPlanner(LOOK).plan(g).moves]
+    assert first.ahead == TeamPlanner(LOOK).plan(g.clone()).ahead
+
+
+def test_the_planner_in_play_looks_at_the_next_roll_only_where_each_seat_takes_one_die() -> None:
+    # at 1-2 players a seat takes several dice, and the next roll's best is another search
+    for players in (2, 3):
+        config = GameConfig(players=players, difficulty="elite")
+        looked, alone = (play_game(config, 7, TeamPlanner(w), record=True).record for w in (LOOK, ALONE))
+        assert looked is not None and alone is not None
+        same = [str(a) for a in looked.actions] == [str(a) for a in alone.actions]
+        assert same == (players == 2)
+
+
+def test_the_planner_in_play_plays_the_same_game_from_the_same_seed_whatever_it_played_before() -> None:
+    config = GameConfig(players=3, difficulty="expert")
+    fresh = play_game(config, 5, get_policy("play"), record=True)
+    used = get_policy("play")
+    play_game(config, 6, used)
+    again = play_game(config, 5, used, record=True)
+    assert fresh.record is not None and again.record is not None
+    assert [str(a) for a in fresh.record.actions] == [str(a) for a in again.record.actions]
 
 
 def test_the_team_plays_the_same_game_from_the_same_seed_whatever_it_played_before() -> None:

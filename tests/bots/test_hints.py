@@ -90,17 +90,18 @@ def test_a_seat_with_no_legal_placement_is_told_to_say_done() -> None:
 
 
 def test_a_die_left_for_the_penalty_says_what_the_penalty_costs() -> None:
-    # p0 has nothing to place; the penalty for the Black 5 comes after p1 completes F27 (its dice
-    # are safe then) and p2 puts a die on the Straight (which it may knock off)
+    # p0 has nothing to place; the penalty for the Yellow 2 comes after p1 completes F27 (its dice
+    # are safe then) and p2 puts a die on the Straight (which it may knock off): the Black 5,
+    # which the roll alone cannot tell from the Yellow 2 but the next roll can
     state = load("penalty_cost.yaml")
     h = by_seat(state)[0]
     assert isinstance(h.action, Done)
     then = h.advice["then"]
-    assert then["kind"] == "penalty" and [d["die"] for d in then["dice"]] == ["K5"]
+    assert then["kind"] == "penalty" and [d["die"] for d in then["dice"]] == ["Y2"]
     planner = TeamPlanner(PLAY_WEIGHTS)
     before = planner.penalty_cost(state, state.unplaced()[2])  # F27's Red 4 and Blue 4 at risk
     assert 0 < then["cost_tenths"] < 10 * before
-    assert h.reason == (f"Say done: no die fits your cards; the Black 5 is left for the penalty, "
+    assert h.reason == (f"Say done: no die fits your cards; the Yellow 2 is left for the penalty, "
                         f"which undoes about {then['cost_tenths'] / 10:g} dice of work on average")
 
 
@@ -330,6 +331,10 @@ ADVICE: list[dict[str, Any]] = [
      "why": {"kind": "focus", "to_go": TO_GO, "spare": REDS, "left": 1}},
     {"kind": "place", "die": B5, "card": REDS, "slot": 0,
      "why": {"kind": "beats_penalty", "to_go": {"after": None, "before": 9}}},
+    {"kind": "place", "die": B5, "card": F12, "slot": 0,
+     "why": {"kind": "next_roll", "to_go": TO_GO, "instead": {"die": R1, "card": F12}, "ahead_tenths": 4}},
+    {"kind": "place", "die": R1, "card": REDS, "slot": 1,
+     "why": {"kind": "next_roll", "to_go": TO_GO, "instead": None, "ahead_tenths": 10}},
     {"kind": "done", "why": {"kind": "no_fit"}, "then": None},
     {"kind": "done", "why": {"kind": "harder"}, "then": {"kind": "sparks", "count": 2}},
     {"kind": "done", "why": {"kind": "team"}, "then": {"kind": "penalty", "dice": [B5]}},
@@ -470,7 +475,7 @@ def test_spanish_hints_read_naturally() -> None:
     assert hint_reason(h[0].advice, "es") == (
         "El dado verde 4 en F27 (Three of a kind): la completa, +3 puntos")
     assert hint_reason(h[2].advice, "es", seat=2) == (
-        "Di que has terminado: ningún dado encaja en tus cartas; el dado negro 5 y el dado rojo 3 quedan "
+        "Di que has terminado: ningún dado encaja en tus cartas; el dado amarillo 2 y el dado rojo 3 quedan "
         "para la penalización, que deshace de media unos 0,3 dados de trabajo")
     role = by_seat(load("role.yaml"))
     assert hint_reason(role[0].advice, "es", seat=0).startswith(

@@ -410,6 +410,27 @@ def test_late_in_the_game_the_hint_says_which_card_can_wait(server: Server, brow
         shot(page, f"play-hint-focus-{name}-es")
 
 
+#: tests/scenarios/hints/next_roll.yaml: the bag holds no red die, so Ana's PAIR is told to take
+#: the Blue 1, not the Red 1 the roll alone would have given her.
+NEXT_ROLL = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "next_roll.yaml").read_text())
+
+
+def test_a_hint_the_next_roll_changed_says_why(server: Server, browser: Browser) -> None:
+    for name, page in viewport_pages(browser):
+        text, reason = hinted_position(server, page, NEXT_ROLL)
+        if name == "desktop":
+            expect(text).to_contain_text("PAIR")
+            expect(reason).to_contain_text(re.compile(r"rather than the Red 1 on PAIR"))
+            expect(reason).to_contain_text("the team’s cards want dice the bag still holds")
+            expect(reason).to_contain_text(re.compile(r"the next roll should do about [0-9.]+ dice more"))
+            shot(page, f"play-hint-next-roll-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(reason).to_contain_text(re.compile(r"en vez del dado Rojo 1 en PAIR"))
+        expect(reason).to_contain_text("dados que aún quedan en la bolsa")
+        expect(reason).not_to_contain_text(re.compile("rather|bag still|next roll"))
+        shot(page, f"play-hint-next-roll-{name}-es")
+
+
 def test_a_die_given_up_to_a_fuse_card_shows_its_cause_in_words(server: Server,
                                                                 context: BrowserContext) -> None:
     page = context.new_page()

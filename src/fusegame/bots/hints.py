@@ -261,6 +261,9 @@ class _Hinter:
                 return {"kind": "clears_spark"}
             return {"kind": "completes", "points": b.points}
         go = to_go(m.after, m.before)
+        ahead = self.ahead(a)
+        if ahead is not None:
+            return {"kind": "next_roll", "to_go": go, **ahead}
         if m.after < m.before:
             spare = self.spare(a)
             if spare is not None:
@@ -271,6 +274,21 @@ class _Hinter:
         if s.config.uses_sparks:
             return {"kind": "spares_spark", "to_go": go}
         return {"kind": "beats_penalty", "to_go": go}
+
+    def ahead(self, a: Place) -> Advice | None:
+        """Where the next rolls changed this seat's placement (``Weights.look_rolls``): what the
+        roll alone would have had the seat do, and how much more work the team's next roll is
+        expected to do this way, in tenths of a die."""
+        alone = self.plan.alone
+        if not alone:
+            return None
+        mine = next((m.action for m in alone if m.action.seat == a.seat), None)
+        if isinstance(mine, Place) and (mine.die, mine.card, mine.slot) == (a.die, a.card, a.slot):
+            return None
+        instead = None
+        if isinstance(mine, Place):
+            instead = {"die": self.die(mine.die), "card": self.card(mine.card)}
+        return {"instead": instead, "ahead_tenths": max(1, round(self.plan.ahead * 10))}
 
     def spare(self, a: Place) -> str | None:
         """A card of the same seat that this die also fits but that will likely never need

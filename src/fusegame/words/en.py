@@ -215,6 +215,14 @@ def _place_reason(a: Ev, p: Seat, me: int | None) -> str:
                 f"{card_words(w['spare'])} will likely never need finishing")
     if w["kind"] == "spares_spark":
         return f"{where}: taking a die spares you a spark card ({go})"
+    if w["kind"] == "next_roll":
+        more = w["ahead_tenths"] / 10
+        rather = ""
+        if w["instead"]:
+            rather = (f"rather than the {die_words(w['instead']['die'])} on "
+                      f"{card_words(w['instead']['card'])}, ")
+        return (f"{where}: {rather}so that the team's cards want dice the bag still holds; the next "
+                f"roll should do about {more:g} {'die' if more == 1 else 'dice'} more work ({go})")
     return f"{where}: better than leaving it to the penalty roll ({go})"
 
 

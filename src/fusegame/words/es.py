@@ -218,6 +218,15 @@ def _place_reason(a: Ev, p: Seat, me: int | None) -> str:
                 f"no hará falta terminar {card_words(w['spare'])}")
     if w["kind"] == "spares_spark":
         return f"{where}: coger un dado te ahorra una carta de chispa ({go})"
+    if w["kind"] == "next_roll":
+        more = w["ahead_tenths"] / 10
+        n = "un dado" if more == 1 else f"unos {more:g} dados".replace(".", ",")
+        rather = ""
+        if w["instead"]:
+            rather = (f"en vez del dado {die_words(w['instead']['die'])} en "
+                      f"{card_words(w['instead']['card'])}, ")
+        return (f"{where}: {rather}para que las cartas del equipo pidan dados que aún quedan en la "
+                f"bolsa; la próxima tirada debería rendir {n} más de trabajo ({go})")
     return f"{where}: mejor que dejarlo para la tirada de penalización ({go})"
 
 

@@ -176,6 +176,12 @@ function placeWhy(why, card) {
     case 'focus': return t('advice.focus', {card: cardWords(card), go, n: why.left, spare: cardWords(why.spare)});
     case 'spares_spark': return t('advice.sparesSpark', {go});
     case 'beats_penalty': return t('advice.beatsPenalty', {go});
+    case 'next_roll': {
+      const more = why.ahead_tenths / 10;
+      const args = {n: more, more: more.toLocaleString(getLang()), go};
+      if (!why.instead) return t('advice.nextRoll', args);
+      return t('advice.nextRollInstead', {...args, die: dieName(why.instead.die), card: cardWords(why.instead.card)});
+    }
     default: return '';
   }
 }
