@@ -83,9 +83,13 @@ def test_the_keyboard_focus_follows_join_and_ready(server: Server, browser: Brow
         page.keyboard.press("Enter")  # ready: the bots are too, and the game starts
         wait_playing(page)
         expect(page.get_by_test_id("play-heading")).to_be_focused()
-        # and the next Tab goes on into the page, not back to its top
+        # and the next Tab goes on into the page, not back to its top, and stays there while the
+        # bots' moves redraw the page around it
         page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement !== document.body")
+        focused = page.evaluate("document.activeElement.dataset.testid || ''")
+        assert focused
+        page.wait_for_timeout(1500)
+        assert page.evaluate("document.activeElement.dataset.testid || ''") == focused
     finally:
         ctx.close()
 

@@ -134,6 +134,9 @@ class Weights:
     #: what the next roll's best is worth against this roll's work saved: a half was measured at
     #: least as good as the whole, and twice as much worse (README, "The next roll")
     look_weight: float = 0.5
+    #: 1 weighs the penalty for the next roll's dice nobody could take on the cards as the plan
+    #: leaves them; 0 on the cards as they are now
+    look_penalty_after: float = 0.0
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -977,6 +980,7 @@ class _LookAhead:
         self.cards: dict[tuple[int, tuple[int, str, int]], list[tuple[str, tuple[int, ...], float]]] = {}
         self._pick: str | None = None
         self._pen_next: dict[int, float] = {}
+        self._pen_after: dict[tuple[int, tuple[tuple[int, str, int], ...]], float] = {}
 
     def best(self, chosen: tuple[Option | None, ...]) -> tuple[float, tuple[Option | None, ...], float]:
         """The best plan among the ``look_plans`` best by their own value: its own value, its
@@ -1106,17 +1110,26 @@ class _LookAhead:
                 table = nxt
             best = -1e18
             for mask, v in table.items():
-                v -= sum(self._penalty(d) for k, (d, _) in enumerate(roll) if not mask >> k & 1)
+                v -= sum(self._penalty(d, choices) for k, (d, _) in enumerate(roll) if not mask >> k & 1)
                 if v > best:
                     best = v
             total += best
         return total / len(rolls)
 
-    def _penalty(self, die: int) -> float:
-        hit = self._pen_next.get(die)
-        if hit is None:
-            hit = self._pen_next[die] = self.planner.penalty_cost(self.state, die)
-        return hit
+    def _penalty(self, die: int, choices: tuple[Option | None, ...]) -> float:
+        """The penalty's cost for a die of the next roll nobody takes: on the cards as they are
+        now, or (``Weights.look_penalty_after``) as the plan ``choices`` leaves them."""
+        if self.planner.w.look_penalty_after <= 0:
+            hit = self._pen_next.get(die)
+            if hit is None:
+                hit = self._pen_next[die] = self.planner.penalty_cost(self.state, die)
+            return hit
+        key = (self.state.dice.colours[die], tuple(_choice_id(o) for o in choices))
+        found = self._pen_after.get(key)
+        if found is None:
+            placed = [(s, o) for s, o in zip(self.seats, choices) if o is not None]
+            found = self._pen_after[key] = self.planner.penalty_cost_after(self.state, die, placed)
+        return found
 
 
 def _choice_id(o: Option | None) -> tuple[int, str, int]:

@@ -1,5 +1,5 @@
 // The match: the ship's computer, the table, players and seat take-over, team talk, events, end.
-import {h, mount, mmss} from './dom.js';
+import {h, mount, mmss, rememberFocus, restoreFocus} from './dom.js';
 import {t, tOr, getLang} from './i18n.js';
 import {Table} from './table.js';
 import {ShipComputer} from './computer.js';
@@ -359,6 +359,8 @@ export class PlayView {
     // alone at the table there is nobody to signal or write to (a spectator still may)
     this.talkEl.hidden = Boolean(v && v.players === 1 && seat !== null);
     const status = this.ctx.connection();
+    // every frame redraws the bar: the seat's button keeps the keyboard where it was
+    const focus = rememberFocus();
     mount(this.topEl,
       this.computer.box,
       h('div', {class: 'top-info'},
@@ -372,6 +374,7 @@ export class PlayView {
         h('div', {class: ['conn', status], dataset: {testid: 'connection', state: status}},
           status === 'open' ? '' : t(`conn.${status}`))),
       this.seatControls());
+    restoreFocus(focus, this.topEl);
   }
 
   seatControls() {
@@ -381,10 +384,10 @@ export class PlayView {
     const me = room.seats[seat];
     if (!me) return null;
     if (me.kind === 'bot' || me.autoplay) {
-      return h('button', {type: 'button', class: 'btn ok', dataset: {testid: 'autoplay-off'},
+      return h('button', {type: 'button', class: 'btn ok', dataset: {testid: 'autoplay-off', focus: 'seat-control'},
         onclick: () => this.ctx.send({type: 'bot', seat, on: false})}, t('play.takeBack'));
     }
-    return h('button', {type: 'button', class: 'btn ghost', dataset: {testid: 'autoplay'},
+    return h('button', {type: 'button', class: 'btn ghost', dataset: {testid: 'autoplay', focus: 'seat-control'},
       onclick: () => this.ctx.send({type: 'bot', seat, on: true})}, t('play.botForMe'));
   }
 
