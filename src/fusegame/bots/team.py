@@ -134,6 +134,8 @@ class Weights:
     #: what the next roll's best is worth against this roll's work saved: a half was measured at
     #: least as good as the whole, and twice as much worse (README, "The next roll")
     look_weight: float = 0.5
+    #: how many options of each seat for each die the plans judged so are made of (1: its best)
+    look_options: int = 1
     #: 1 weighs the penalty for the next roll's dice nobody could take on the cards as the plan
     #: leaves them; 0 on the cards as they are now
     look_penalty_after: float = 0.0
@@ -598,13 +600,16 @@ class TeamPlanner:
         """Every seat takes at most one die: exact DP over seats and the set of dice used."""
         index = {d: i for i, d in enumerate(free)}
         best_opt: list[dict[int, Option]] = []
+        seat_opts: list[list[Option]] = []
         for s in seats:
             per_die: dict[int, Option] = {}
-            for o in self._options(state, s, {}, free):
+            found = self._options(state, s, {}, free)
+            for o in found:
                 prev = per_die.get(o.die)
                 if prev is None or o.gain > prev.gain:
                     per_die[o.die] = o
             best_opt.append(per_die)
+            seat_opts.append(found)
         # table: mask of dice used -> (value, choices per seat so far)
         table: dict[int, tuple[float, tuple[Option | None, ...]]] = {0: (0.0, ())}
         for i, s in enumerate(seats):
@@ -649,7 +654,14 @@ class TeamPlanner:
         # is then the same kind of assignment as this one's
         if (self.w.look_rolls > 0 and not state.config.uses_sparks and state.quota == 1
                 and len(seats) > 1 and state.bag):
-            looked = _LookAhead(self, state, seats, free, best_opt, faces, pen)
+            # each seat's best option for each die, or (``look_options``) its few best: another
+            # slot or card may leave the team's cards wanting dice the bag holds
+            n = self.w.look_options
+            per_seat = [list(per_die.values()) if n <= 1 else
+                        [o for d in per_die for o in sorted((o for o in found if o.die == d),
+                                                            key=lambda o: -o.gain)[:n]]
+                        for per_die, found in zip(best_opt, seat_opts)]
+            looked = _LookAhead(self, state, seats, free, per_seat, faces, pen)
             own, chosen, ahead = looked.best(choices)
             if [_choice_id(o) for o in chosen] != [_choice_id(o) for o in choices]:
                 alone = [self._move(state, s, o) for s, o in zip(seats, choices) if o is not None]
@@ -964,13 +976,13 @@ class _LookAhead:
     plan meets the same rolls."""
 
     def __init__(self, planner: TeamPlanner, state: GameState, seats: list[int], free: list[int],
-                 best_opt: list[dict[int, Option]], faces: _SeatFaces | None,
+                 options: list[list[Option]], faces: _SeatFaces | None,
                  pen: dict[int, float]) -> None:
         self.planner = planner
         self.state = state
         self.seats = seats
         self.free = free
-        self.best_opt = best_opt
+        self.options = options
         self.faces = faces
         self.pen = pen
         self.plans: list[tuple[float, tuple[Option | None, ...]]] = []
@@ -1018,13 +1030,13 @@ class _LookAhead:
         return v
 
     def _enumerate(self, i: int, used: int, ch: tuple[Option | None, ...]) -> None:
-        """Every assignment of the roll's dice, each seat its best option per die or none."""
+        """Every assignment of the roll's dice, each seat one of its options or none."""
         if i == len(self.seats):
             self.plans.append((self._own(ch), ch))
             return
         self._enumerate(i + 1, used, ch + (None,))
-        for d, o in self.best_opt[i].items():
-            bit = 1 << self.free.index(d)
+        for o in self.options[i]:
+            bit = 1 << self.free.index(o.die)
             if not used & bit:
                 self._enumerate(i + 1, used | bit, ch + (o,))
 
