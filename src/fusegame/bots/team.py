@@ -134,6 +134,9 @@ class Weights:
     #: what the next roll's best is worth against this roll's work saved: a half was measured at
     #: least as good as the whole, and twice as much worse (README, "The next roll")
     look_weight: float = 0.5
+    #: 1 looks at the next roll in games with spark cards too (Countdown at 3 and 4 players, FUSE
+    #: with the sparks module), where a seat that takes no die draws a spark
+    look_with_sparks: int = 0
     #: how many options of each seat for each die the plans judged so are made of (1: its best)
     look_options: int = 1
     #: 1 weighs the penalty for the next roll's dice nobody could take on the cards as the plan
@@ -652,8 +655,8 @@ class TeamPlanner:
         ahead = 0.0
         # only where every seat takes one die a roll (3 players or more): the next roll's best
         # is then the same kind of assignment as this one's
-        if (self.w.look_rolls > 0 and not state.config.uses_sparks and state.quota == 1
-                and len(seats) > 1 and state.bag):
+        if (self.w.look_rolls > 0 and (not state.config.uses_sparks or self.w.look_with_sparks > 0)
+                and state.quota == 1 and len(seats) > 1 and state.bag):
             # each seat's best option for each die, or (``look_options``) its few best: another
             # slot or card may leave the team's cards wanting dice the bag holds
             n = self.w.look_options
@@ -1024,6 +1027,8 @@ class _LookAhead:
         """A plan's own value: its work saved, less the penalty for the dice it leaves."""
         used = {o.die for o in ch if o is not None}
         v = sum(o.gain for o in ch if o is not None)
+        for seat, o in zip(self.seats, ch):  # the sparks a seat draws for a die it does not take
+            v -= self.planner._shortfall_cost(self.state, seat, self.state.taken[seat] + (o is not None))
         for d in self.free:
             if d not in used:
                 v -= self.faces.cost(d, ch) if self.faces is not None else self.pen.get(d, 0.0)
@@ -1065,7 +1070,7 @@ class _LookAhead:
         state, planner = self.state, self.planner
         cards: list[tuple[str, tuple[int, ...], float]] = []
         for hc in state.hands[seat]:
-            if hc.complete or state.is_spark(hc.card):
+            if hc.complete:
                 continue
             key = hc.key
             if o is not None and o.card == hc.card:
@@ -1105,17 +1110,20 @@ class _LookAhead:
         state = self.state
         column = {s: i for i, s in enumerate(self.seats)}
         seat_choice = [choices[column[s]] if s in column else None for s in range(state.players)]
+        # a seat that takes no die of the next roll draws a spark (Countdown, the sparks module)
+        idles = [self.planner._shortfall_cost(state, seat, 0) for seat in range(state.players)]
         total = 0.0
         for roll in rolls:
             table: dict[int, float] = {0: 0.0}
             for seat in range(state.players):
                 o = seat_choice[seat]
                 gains = [self._gain(seat, o, t) for _, t in roll]
-                nxt = dict(table)
+                idle = idles[seat]
+                nxt = {mask: v - idle for mask, v in table.items()}
                 for mask, v in table.items():
                     for k, g in enumerate(gains):
                         bit = 1 << k
-                        if g is not None and g > 0 and not mask & bit:
+                        if g is not None and g > -idle and not mask & bit:
                             nv = v + g
                             if nv > nxt.get(mask | bit, -1e18):
                                 nxt[mask | bit] = nv
