@@ -990,7 +990,7 @@ class _LookAhead:
         self.pen = pen
         self.plans: list[tuple[float, tuple[Option | None, ...]]] = []
         self.duds = planner.likely_duds(state)
-        #: per seat and choice of that seat (None: no die), its best gain by die type
+        #: per seat and choice of that seat (``_choice_id``), its best gain by die type
         self.gains: dict[tuple[int, tuple[int, str, int]], dict[int, float | None]] = {}
         self.cards: dict[tuple[int, tuple[int, str, int]], list[tuple[str, tuple[int, ...], float]]] = {}
         self._pick: str | None = None
