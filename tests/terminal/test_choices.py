@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from terminaltable import shown, until
 from textual.widgets import Static
 
@@ -74,4 +75,22 @@ def test_a_hint_that_names_a_card_that_can_wait_is_shown_whole_at_80_columns() -
             box = app.screen.query_one("#hint", Static)
             needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
             assert box.size.height == needed == 4
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("lang, phrase", [("en", "the bag still holds"), ("es", "aún quedan en la bolsa")])
+def test_a_hint_the_next_roll_changed_is_shown_whole_at_80_columns(lang: str, phrase: str) -> None:
+    async def go() -> None:
+        state = load_scenario(HINTS / "next_roll.yaml")
+        options = RoomOptions(state.config, hints=True, bot_delay_ms=10_000, choice_timeout_s=60)
+        app = FuseApp(LocalLink(options, "Ana", None, position=state), lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.table.my_decision() is not None)
+            await pilot.press("h")
+            await until(pilot, lambda: "PAIR" in shown(app, "#hint"))
+            hint = shown(app, "#hint")
+            assert phrase in hint and hint.rstrip().endswith(("was 6)", "antes 6)"))
+            box = app.screen.query_one("#hint", Static)
+            needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
+            assert box.size.height == needed  # every line of it, none cut off
     asyncio.run(go())
