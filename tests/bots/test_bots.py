@@ -657,6 +657,21 @@ def test_the_penalty_cost_does_not_depend_on_what_the_planner_met_before(cards: 
 
 
 # ----------------------------------------------------------------------------- whole games
+@pytest.mark.parametrize("name, kw", [
+    # the next roll's analysis knobs: wider plans and the penalty after them, and the look in
+    # Countdown, where a seat without a die draws a spark
+    ("play:look_options=2,look_penalty_after=1", {"players": 3, "difficulty": "elite"}),
+    ("play:look_with_sparks=1", {"players": 3, "game": "countdown", "difficulty": "expert"}),
+])
+def test_the_next_rolls_analysis_knobs_play_legal_games_of_their_own(name: str,
+                                                                     kw: dict[str, object]) -> None:
+    config = GameConfig(**kw)  # type: ignore[arg-type]
+    knob = play_game(config, 11, get_policy(name), checked=True, record=True)
+    play = play_game(config, 11, get_policy("play"), record=True)
+    assert knob.outcome is not None and knob.record is not None and play.record is not None
+    assert [str(a) for a in knob.record.actions] != [str(a) for a in play.record.actions]
+
+
 @pytest.mark.parametrize("name", ["greedy", "team", "play"])
 @pytest.mark.parametrize("kw", [
     {"players": 1},
