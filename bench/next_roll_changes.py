@@ -17,10 +17,34 @@ from collections import Counter
 from dataclasses import replace
 
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
-from fusegame.rules.actions import Tick
+from fusegame.rng import Rng
+from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
-from fusegame.rules.state import new_game
-from fusegame.sim import Pace, game_seed
+from fusegame.rules.state import GameState
+from fusegame.sim import game_seed, play_game
+
+
+class Compared:
+    """The planner in play as a policy (``play_game`` drives it), comparing its plan with the
+    roll alone's at the first decision of every roll where each seat takes one die."""
+
+    def __init__(self) -> None:
+        self.look = TeamPlanner(PLAY_WEIGHTS)
+        self.alone = TeamPlanner(replace(PLAY_WEIGHTS, look_rolls=0))
+        self.rolls = self.changed = 0
+        self.kinds: Counter[tuple[int, int]] = Counter()
+        self._seen: tuple[int, int] | None = None
+
+    def __call__(self, s: GameState, rng: Rng) -> Action:
+        if (id(s), s.turn) != self._seen and s.rolled and s.quota == 1 and not any(s.taken):
+            self._seen = (id(s), s.turn)
+            p, q = self.look.plan(s), self.alone.plan(s)
+            self.rolls += 1
+            if sorted(str(m.action) for m in p.moves) != sorted(str(m.action) for m in q.moves):
+                self.changed += 1
+                self.kinds[(len(p.moves) - len(q.moves),
+                            sum(m.completes for m in p.moves) - sum(m.completes for m in q.moves))] += 1
+        return self.look(s, rng)
 
 
 def main() -> None:
@@ -31,28 +55,10 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=3000)
     a = ap.parse_args()
     cfg = GameConfig(players=a.players, difficulty=a.level, game="fuse")  # type: ignore[arg-type]
-    look, alone = TeamPlanner(PLAY_WEIGHTS), TeamPlanner(replace(PLAY_WEIGHTS, look_rolls=0))
-    pace = Pace()
-    rolls = changed = 0
-    kinds: Counter[tuple[int, int]] = Counter()
+    policy = Compared()
     for i in range(a.start, a.start + a.games):
-        s = new_game(cfg, game_seed(2026, i))
-        turn, at = -1, 0
-        while not s.is_over:
-            if s.turn != turn:
-                turn = s.turn
-                at += pace.turn_of(s)
-                s.apply_unchecked(Tick(-1, at))
-                if s.is_over:
-                    break
-                if s.rolled and s.quota == 1 and not any(s.taken):
-                    p, q = look.plan(s), alone.plan(s)
-                    rolls += 1
-                    if sorted(str(m.action) for m in p.moves) != sorted(str(m.action) for m in q.moves):
-                        changed += 1
-                        kinds[(len(p.moves) - len(q.moves),
-                               sum(m.completes for m in p.moves) - sum(m.completes for m in q.moves))] += 1
-            s.apply_unchecked(look(s))
+        play_game(cfg, game_seed(2026, i), policy)
+    rolls, changed, kinds = policy.rolls, policy.changed, policy.kinds
     print(f"{a.players} players {a.level}, deals {a.start}-{a.start + a.games - 1}: {rolls} rolls, "
           f"{changed} plans changed by the next roll")
     for (placed, completed), n in sorted(kinds.items(), key=lambda kv: -kv[1]):

@@ -280,7 +280,7 @@ class _Hinter:
         roll alone would have had the seat do, and how much more work the team's next roll is
         expected to do this way, in tenths of a die."""
         alone = self.plan.alone
-        if alone is None or self.plan.ahead <= 0:  # (a plan better by its own value alone)
+        if alone is None:
             return None
         mine = next((m.action for m in alone if m.action.seat == a.seat), None)
         if isinstance(mine, Place) and (mine.die, mine.card, mine.slot) == (a.die, a.card, a.slot):

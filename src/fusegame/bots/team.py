@@ -195,7 +195,7 @@ class Plan:
     penalty: dict[int, float] = field(default_factory=dict)
     #: where the next rolls changed the plan (``Weights.look_rolls``): the moves the roll alone
     #: would have made, and how much more work the team's next roll is expected to do after this
-    #: plan than after those (in dice)
+    #: plan than after those (in dice, more than none; else None and 0)
     alone: list[Move] | None = None
     ahead: float = 0.0
 
@@ -667,12 +667,15 @@ class TeamPlanner:
             looked = _LookAhead(self, state, seats, free, per_seat, faces, pen)
             own, chosen, ahead = looked.best(choices)
             if [_choice_id(o) for o in chosen] != [_choice_id(o) for o in choices]:
-                alone = [self._move(state, s, o) for s, o in zip(seats, choices) if o is not None]
+                # the plan says the next roll changed it only where the next roll gains: a plan
+                # better by its own value alone (one the roll's programme missed) needs no word
+                if ahead > 0:
+                    alone = [self._move(state, s, o) for s, o in zip(seats, choices) if o is not None]
                 value, choices = own, chosen
                 mask = sum(1 << index[o.die] for o in choices if o is not None)
                 if faces is not None:
                     costs = {d: faces.cost(d, choices) for d in free if not mask >> index[d] & 1}
-            else:
+            if alone is None:
                 ahead = 0.0
         plan = Plan(value=value, unused=[d for d in free if not mask >> index[d] & 1], penalty=costs,
                     alone=alone, ahead=ahead)
