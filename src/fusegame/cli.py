@@ -502,10 +502,11 @@ def sim(
     policy: Annotated[str, typer.Option(
         "--policy", help=f"Policy: {', '.join(POLICY_FACTORIES)}: team is the team planner; play the "
                          "planner as the bots and hints play (the smallest card first, the cards "
-                         "that can still win finished first); team:NAME=VALUE,... or "
-                         "play:NAME=VALUE,... change the planner's weights; search[:SxT] "
-                         "the planner with S sampled futures played T turns ahead for each card "
-                         "choice (default 6x4; for analysis, up to a second a roll).")] = "random",
+                         "that can still win finished first, the next roll looked at); "
+                         "team:NAME=VALUE,... or play:NAME=VALUE,... change the planner's "
+                         "weights; search[:SxT] the planner with S sampled futures played T "
+                         "turns ahead for each card choice (default 6x4; for analysis, up to a "
+                         "second a roll).")] = "random",
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON: an object, or a "
                                                          "list of them for a grid.")] = False,
     cards_file: CardsOpt = None,

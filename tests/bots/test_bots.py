@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import put, roll, t, turn_start
+from conftest import die, put, roll, t, turn_start
 from fusegame.bots.greedy import greedy_policy
 from fusegame.bots.hints import hint
 from fusegame.bots.team import PLAY_WEIGHTS, Move, TeamPlanner
@@ -95,6 +95,18 @@ id = "A11"
 set = "fuse"
 points = 1
 notation = "G G"
+
+[[bomb]]
+id = "A12"
+set = "fuse"
+points = 1
+notation = "R R"
+
+[[bomb]]
+id = "A13"
+set = "fuse"
+points = 1
+notation = "B B"
 """
 
 
@@ -391,7 +403,10 @@ def test_the_teams_cover_of_the_dice_can_weigh_the_card_to_take() -> None:
         "deck": ["F06", "F07", "F08", "F09", "F10"],
         "rolled": ["G1", "G2", "G3"],
     })
-    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "REDS"  # a tie, broken by the id
+    # a tie, broken by the id, where the next roll does not count either (the planner in play
+    # judges the card by the next roll: the same answer, for the dice it draws)
+    assert TeamPlanner(replace(PLAY_WEIGHTS, take_look=0.0)).choose_card(g, 0) == "REDS"
+    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "BLUES"
     covers = get_policy("play:take_cover=20")
     assert isinstance(covers, TeamPlanner) and covers.choose_card(g, 0) == "BLUES"
 
@@ -764,6 +779,42 @@ def test_the_planner_in_play_looks_at_the_next_roll_only_where_each_seat_takes_o
         assert looked is not None and alone is not None
         same = [str(a) for a in looked.actions] == [str(a) for a in alone.actions]
         assert same == (players == 2)
+
+
+def _take_when_scarce(cards: Catalogue, colour: str,
+                      row: tuple[str, ...] = ("A12", "A13", "A6")) -> GameState:
+    """Three players; every die of ``colour`` (R or B) is on seats 1 and 2's cards, so the bag
+    holds none. Seat 0 has just completed its A1 and takes a card from ``row``: A12 wants two
+    reds, A13 two blues, alike in size and work; A6 is bigger."""
+    holder = "A9" if colour == "R" else "A10"
+    g = position(cards, [["A1"], ["A7", holder], ["A11", holder]], row=list(row))
+    for seat in (1, 2):
+        put(g, seat, holder, 0, colour + "2")
+        put(g, seat, holder, 1, colour + "3")
+    put(g, 1, "A7", 0, colour + "4")
+    roll(g, "G6", "Y1", "Y2")
+    g.apply(Place(0, g.time_ms, die(g, "G6"), "A1", 0))
+    assert g.to_act()[0].kind == "take"
+    assert all(g.dice.colours[d] != BY_LETTER[colour] for d in g.bag)
+    return g
+
+
+@pytest.mark.parametrize("scarce, wanted", [("R", "A13"), ("B", "A12")])
+def test_the_card_to_take_is_one_the_dice_in_the_bag_fit(cards: Catalogue, scarce: str, wanted: str) -> None:
+    g = _take_when_scarce(cards, scarce)
+    # alike by their size and their own work, the two cards are told apart by the next roll:
+    # the bag holds no die of the scarce colour, so a card wanting two of it waits
+    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == wanted
+    assert TeamPlanner(replace(PLAY_WEIGHTS, take_look=0.0)).choose_card(g, 0) == "A13"
+    assert TeamPlanner(PLAY_WEIGHTS).act(g) == TakeCard(0, g.time_ms, wanted)
+
+
+def test_the_next_roll_may_take_a_bigger_card_the_bag_fits(cards: Catalogue) -> None:
+    # A12 (two reds) is a slot smaller than A10 (two blues and a yellow), and the smallest card
+    # is the one the planner took before; but the bag holds no red die
+    g = _take_when_scarce(cards, "R", row=("A12", "A10", "A6"))
+    assert TeamPlanner(replace(PLAY_WEIGHTS, take_look=0.0)).choose_card(g, 0) == "A12"
+    assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "A10"
 
 
 def test_the_planner_in_play_plays_the_same_game_from_the_same_seed_whatever_it_played_before() -> None:

@@ -169,6 +169,22 @@ def test_the_take_hint_prefers_the_smallest_card() -> None:
         "que tengan entonces delante los jugadores no hace falta terminarlas")
 
 
+def test_the_take_hint_says_when_the_dice_in_the_bag_chose_the_card() -> None:
+    h = by_seat(load("take_next_roll.yaml"))[0]
+    assert isinstance(h.action, TakeCard) and h.action.card == "TWO_BLUES"
+    why = h.advice["why"]
+    assert why["kind"] == "next_roll" and why["instead"]["id"] == "TWO_REDS" and why["work"] == 10
+    more = f"{why['ahead_tenths'] / 10:g}"
+    assert why["ahead_tenths"] >= 10  # no die of the next roll can go on TWO_REDS; most fit TWO_BLUES
+    assert h.reason == (
+        "Take TWO_BLUES: the card the dice in the bag fit (about 10 dice), rather than TWO_REDS: the "
+        f"team's next roll should do about {more} dice more work")
+    assert hint_reason(h.advice, "es") == (
+        "Coge TWO_BLUES: la carta a la que mejor se ajustan los dados de la bolsa (unos 10 dados), en vez "
+        f"de TWO_REDS: la próxima tirada del equipo debería rendir unos {more.replace('.', ',')} dados "
+        "más de trabajo")
+
+
 def test_at_insane_the_take_hint_prefers_the_hardest_card() -> None:
     h = by_seat(load("take_hardest_first.yaml"))[0]
     assert isinstance(h.action, TakeCard) and h.action.card == "F15"
@@ -364,6 +380,10 @@ ADVICE: list[dict[str, Any]] = [
     {"kind": "take", "card": F44, "why": {"kind": "best_trade", "where": "stacks", "work": 12},
      "others": [{"card": F12, "seat": 0}, {"card": REDS, "seat": 2}]},
     {"kind": "take", "card": F12, "why": {"kind": "smallest", "where": "row", "work": 7}, "others": []},
+    {"kind": "take", "card": F12, "why": {"kind": "next_roll", "where": "row", "work": 7, "instead": F44,
+                                          "ahead_tenths": 38}, "others": []},
+    {"kind": "take", "card": F12, "why": {"kind": "next_roll", "where": "row", "work": 7, "instead": F44,
+                                          "ahead_tenths": 10}, "others": [{"card": REDS, "seat": 2}]},
     {"kind": "take", "card": F12, "why": {"kind": "smallest", "where": "stacks", "work": 7},
      "others": [{"card": F44, "seat": 1}]},
     {"kind": "wait_to_take"},

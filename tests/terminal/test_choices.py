@@ -94,3 +94,23 @@ def test_a_hint_the_next_roll_changed_is_shown_whole_at_80_columns(lang: str, ph
             needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
             assert box.size.height == needed  # every line of it, none cut off
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("lang, phrase, end", [("en", "the dice in the bag fit", "dice more work"),
+                                               ("es", "se ajustan los dados de la bolsa", "más de trabajo")])
+def test_a_take_hint_the_next_roll_changed_is_shown_whole_at_80_columns(lang: str, phrase: str,
+                                                                         end: str) -> None:
+    async def go() -> None:
+        state = load_scenario(HINTS / "take_next_roll.yaml")
+        options = RoomOptions(state.config, hints=True, bot_delay_ms=10_000, choice_timeout_s=60)
+        app = FuseApp(LocalLink(options, "Ana", None, position=state), lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.table.my_decision() is not None)
+            await pilot.press("h")
+            await until(pilot, lambda: "TWO_BLUES" in shown(app, "#hint"))
+            hint = shown(app, "#hint")
+            assert phrase in hint and "TWO_REDS" in hint and hint.rstrip().endswith(end)
+            box = app.screen.query_one("#hint", Static)
+            needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
+            assert box.size.height == needed  # every line of it, none cut off
+    asyncio.run(go())

@@ -329,6 +329,11 @@ def hinted_position(server: Server, page: Page, position: dict[str, Any]) -> tup
 TAKE_HARDEST = yaml.safe_load(
     (ROOT / "tests" / "scenarios" / "hints" / "take_hardest_first.yaml").read_text())
 
+#: tests/scenarios/hints/take_next_roll.yaml: the bag holds no red die, so Ana takes the card
+#: that wants blues rather than the one that wants reds
+TAKE_NEXT_ROLL = yaml.safe_load(
+    (ROOT / "tests" / "scenarios" / "hints" / "take_next_roll.yaml").read_text())
+
 #: the card to take, hinted: (position, screenshot name, card, English phrases, Spanish phrases,
 #: English words the Spanish page must not show)
 TAKE_HINTS = {
@@ -341,6 +346,12 @@ TAKE_HINTS = {
                           ("the hardest card in the row", "leave the quick ones for the end"),
                           ("la carta más difícil de la fila", "deja las rápidas para el final"),
                           "hardest|quick|finished"),
+    "the dice in the bag": (TAKE_NEXT_ROLL, "play-hint-take-next-roll", "TWO_BLUES",
+                            ("the card the dice in the bag fit", "rather than TWO_REDS",
+                             "the team’s next roll should do about"),
+                            ("la carta a la que mejor se ajustan los dados de la bolsa",
+                             "en vez de TWO_REDS", "la próxima tirada del equipo"),
+                            "the bag|rather|next roll"),
 }
 
 

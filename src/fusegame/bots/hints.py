@@ -403,6 +403,8 @@ class _Hinter:
                 view.stacks.piles = {lv: [] if st and st[-1] in self._taken else list(st)
                                      for lv, st in view.stacks.piles.items()}
         card = self.p.choose_card(view, seat)
+        ahead = self.p.take_ahead(view, seat)
+        plain = self.p.choose_card(view, seat, look=False) if ahead else card
         self._taken[card] = seat
         where = "stacks" if s.config.setup is Setup.STACKS else "row"
         costs = {c: self.p.model(s, c).draws(s.card_rules(c).empty) for c in options}
@@ -414,6 +416,10 @@ class _Hinter:
             why = {"kind": "hardest_first", "where": where, "work": work(e)}
         elif self.p.late_in_game(view):
             why = {"kind": "hardest_late", "work": work(e)}
+        elif plain != card and ahead[card] - ahead[plain] >= 0.05:
+            # the next roll changed the card: say what it would have been, and what it gains
+            why = {"kind": "next_roll", "where": where, "work": work(e), "instead": self.card(plain),
+                   "ahead_tenths": max(1, round((ahead[card] - ahead[plain]) * 10))}
         elif e <= min(costs.values()) + 1e-9:
             why = {"kind": "easiest", "where": where, "work": work(e)}
         elif (self.p.w.take_size > 0 and not s.config.difficulty.top

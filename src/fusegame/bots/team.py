@@ -142,6 +142,15 @@ class Weights:
     #: 1 weighs the penalty for the next roll's dice nobody could take on the cards as the plan
     #: leaves them; 0 on the cards as they are now
     look_penalty_after: float = 0.0
+    #: where every seat takes one die a roll (FUSE at 3 players or more) and the card to take is
+    #: not a likely dud, it gains this many times the best the team could do with the next roll
+    #: once it holds the card (the mean over ``look_rolls`` rolls drawn from the bag): a card
+    #: that fits the dice still to come, beside the team's other cards, is worth more (0: the
+    #: next roll does not count)
+    take_look: float = 0.0
+    #: where the card to take is judged so, what its size counts instead of ``take_size``: the
+    #: next roll tells apart cards the size alone would have ranked
+    take_look_size: float = 0.0
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -153,14 +162,16 @@ class Weights:
 #: states are solved exactly rather than estimated by roll-outs, and the last slots of bigger
 #: cards, where a roll-out stops (in FUSE at 3 players or more); in Countdown a die that does not
 #: complete its card counts a die less while the bag runs low. Where every seat takes one die
-#: (FUSE at 3 players or more), the roll's best plans are judged again by 32 sampled next rolls.
-#: Measured on the same deals, it wins more often at every table where the planner loses games
-#: (README, "The smallest card first", "Finish what can still win", "The hard cards first where
-#: every card counts", "The penalty after the placements", "Cards solved exactly" and "The next
-#: roll").
+#: (FUSE at 3 players or more), the roll's best plans are judged again by 32 sampled next rolls,
+#: and so is the card to take, whose size then counts 4 dice of work a slot or point rather than
+#: 10. Measured on the same deals, it wins more often at every table where the planner loses
+#: games (README, "The smallest card first", "Finish what can still win", "The hard cards first
+#: where every card counts", "The penalty after the placements", "Cards solved exactly", "The
+#: next roll" and "The card the next roll fits").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
                        penalty_after_plan=1.0, exact_states=3000, exact_tail=3,
-                       tail_from_players=3, tail_in_countdown=1, bag_guard=1.0, look_rolls=32)
+                       tail_from_players=3, tail_in_countdown=1, bag_guard=1.0, look_rolls=32,
+                       take_look=10.0, take_look_size=4.0)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
@@ -734,8 +745,9 @@ class TeamPlanner:
         return plan
 
     # ================================================================== other decisions
-    def choose_card(self, state: GameState, seat: int) -> str:
-        """The row card (or stack top) ``seat`` should take."""
+    def choose_card(self, state: GameState, seat: int, look: bool = True) -> str:
+        """The row card (or stack top) ``seat`` should take (``look``: judged by the next roll
+        too, where ``Weights.take_look`` says so)."""
         options = defusal.options(state)
         if len(options) == 1:
             return options[0]
@@ -744,6 +756,9 @@ class TeamPlanner:
         take_size = 0.0 if state.config.difficulty.top else self.w.take_size
 
         cover = self._team_cover(state) if self.w.take_cover > 0 and not hardest else None
+        ahead = self.take_ahead(state, seat) if look else {}
+        if ahead:
+            take_size = self.w.take_look_size
 
         def score(c: str) -> tuple[float, str]:
             e = self.model(state, c).draws(state.card_rules(c).empty)
@@ -753,9 +768,22 @@ class TeamPlanner:
                 rules = state.card_rules(c)
                 v += self.w.take_cover * sum(w for t, (w, fits) in enumerate(cover)
                                              if fits or rules.legal_slots(rules.empty, rules.canon[t]))
+            if ahead:
+                v += self.w.take_look * ahead[c]
             return (v, c)
 
         return max(options, key=score)
+
+    def take_ahead(self, state: GameState, seat: int) -> dict[str, float]:
+        """For each card ``seat`` may take, the best the team is expected to do with the next roll
+        once it holds it (``Weights.take_look``; work saved less the penalty for the dice left),
+        where the next roll counts: FUSE at 3 players or more, while the middle is full; else
+        empty."""
+        options = defusal.options(state)
+        if (self.w.take_look <= 0 or len(options) < 2 or state.quota != 1 or state.players < 2
+                or state.config.uses_sparks or self.takes_hardest(state)):
+            return {}
+        return _take_ahead(self, state, seat, options)
 
     def _team_cover(self, state: GameState) -> list[tuple[float, bool]]:
         """For each die type, its chance and whether it fits some unfinished card of the team."""
@@ -1050,23 +1078,8 @@ class _LookAhead:
 
     def _rolls(self) -> list[list[tuple[int, int]]]:
         """The sampled next rolls: (die, type) for as many dice as the table rolls."""
-        state = self.state
-        bag = sorted(state.bag)
-        colours = state.dice.colours
-        n = min(len(bag), dice_per_turn(state.players))
-        h = 0xCBF29CE484222325
-        for v in [state.turn, len(bag), *(colours[d] for d in bag), *(state.types[d] for d in self.free)]:
-            h = ((h ^ v) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-        rng = Rng(h)
-        out: list[list[tuple[int, int]]] = []
-        for _ in range(self.planner.w.look_rolls):
-            pool = bag[:]
-            roll: list[tuple[int, int]] = []
-            for _k in range(n):
-                d = pool.pop(rng.below(len(pool)))
-                roll.append((d, die_type(colours[d], 1 + rng.below(6))))
-            out.append(roll)
-        return out
+        return _sample_rolls(self.state, self.state.bag, self.planner.w.look_rolls,
+                             [self.state.types[d] for d in self.free])
 
     def _seat_cards(self, seat: int, o: Option | None) -> list[tuple[str, tuple[int, ...], float]]:
         """A seat's unfinished cards once it makes choice ``o``: (card, key, share of work)."""
@@ -1080,7 +1093,8 @@ class _LookAhead:
                 if o.completes:
                     # the seat takes a new card: the one the planner would take now
                     if self._pick is None:
-                        self._pick = planner.choose_card(state, seat) if defusal.options(state) else ""
+                        self._pick = (planner.choose_card(state, seat, look=False)
+                                      if defusal.options(state) else "")
                     if self._pick:
                         cards.append((self._pick, state.card_rules(self._pick).empty, 1.0))
                     continue
@@ -1097,16 +1111,9 @@ class _LookAhead:
         if by_type is None:
             by_type = self.gains[(seat, cid)] = {}
             self.cards[(seat, cid)] = self._seat_cards(seat, o)
-        if t in by_type:
-            return by_type[t]
-        best: float | None = None
-        for card, key, share in self.cards[(seat, cid)]:
-            for c in self.planner._type_options(self.state, card, key, t):
-                g = c.gain if c.completes else c.gain * share
-                if best is None or g > best:
-                    best = g
-        by_type[t] = best
-        return best
+        if t not in by_type:
+            by_type[t] = _best_gain(self.planner, self.state, self.cards[(seat, cid)], t)
+        return by_type[t]
 
     def _next(self, choices: tuple[Option | None, ...], rolls: list[list[tuple[int, int]]]) -> float:
         """The mean over ``rolls`` of the best the team does with them after ``choices``."""
@@ -1117,26 +1124,9 @@ class _LookAhead:
         idles = [self.planner._shortfall_cost(state, seat, 0) for seat in range(state.players)]
         total = 0.0
         for roll in rolls:
-            table: dict[int, float] = {0: 0.0}
-            for seat in range(state.players):
-                o = seat_choice[seat]
-                gains = [self._gain(seat, o, t) for _, t in roll]
-                idle = idles[seat]
-                nxt = {mask: v - idle for mask, v in table.items()}
-                for mask, v in table.items():
-                    for k, g in enumerate(gains):
-                        bit = 1 << k
-                        if g is not None and g > -idle and not mask & bit:
-                            nv = v + g
-                            if nv > nxt.get(mask | bit, -1e18):
-                                nxt[mask | bit] = nv
-                table = nxt
-            best = -1e18
-            for mask, v in table.items():
-                v -= sum(self._penalty(d, choices) for k, (d, _) in enumerate(roll) if not mask >> k & 1)
-                if v > best:
-                    best = v
-            total += best
+            gains = [[self._gain(seat, seat_choice[seat], t) for _, t in roll]
+                     for seat in range(state.players)]
+            total += _roll_value(gains, idles, [self._penalty(d, choices) for d, _ in roll])
         return total / len(rolls)
 
     def _penalty(self, die: int, choices: tuple[Option | None, ...]) -> float:
@@ -1153,6 +1143,95 @@ class _LookAhead:
             placed = [(s, o) for s, o in zip(self.seats, choices) if o is not None]
             found = self._pen_after[key] = self.planner.penalty_cost_after(self.state, die, placed)
         return found
+
+
+def _sample_rolls(state: GameState, bag: Sequence[int], count: int,
+                  salt: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """``count`` rolls of the table's dice drawn from ``bag``, with random faces, by a generator
+    seeded from the position (the turn, the bag's colours and ``salt``): (die, type) each."""
+    dice = sorted(bag)
+    colours = state.dice.colours
+    n = min(len(dice), dice_per_turn(state.players))
+    h = 0xCBF29CE484222325
+    for v in [state.turn, len(dice), *(colours[d] for d in dice), *salt]:
+        h = ((h ^ v) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    rng = Rng(h)
+    out: list[list[tuple[int, int]]] = []
+    for _ in range(count):
+        pool = dice[:]
+        roll: list[tuple[int, int]] = []
+        for _k in range(n):
+            d = pool.pop(rng.below(len(pool)))
+            roll.append((d, die_type(colours[d], 1 + rng.below(6))))
+        out.append(roll)
+    return out
+
+
+def _best_gain(planner: TeamPlanner, state: GameState, cards: list[tuple[str, tuple[int, ...], float]],
+               t: int) -> float | None:
+    """The most work a die of type ``t`` saves on one of ``cards`` ``(card, key, share of work)``
+    (a completion counts whole); None where it fits none of them."""
+    best: float | None = None
+    for card, key, share in cards:
+        for c in planner._type_options(state, card, key, t):
+            g = c.gain if c.completes else c.gain * share
+            if best is None or g > best:
+                best = g
+    return best
+
+
+def _roll_value(gains: list[list[float | None]], idles: Sequence[float], penalties: Sequence[float]) -> float:
+    """The best the team does with one roll, each seat taking at most one die: seat ``i`` saves
+    ``gains[i][k]`` with die ``k`` (None: the die fits none of its cards) or draws sparks worth
+    ``idles[i]`` taking none; each die nobody takes costs ``penalties[k]``."""
+    table: dict[int, float] = {0: 0.0}
+    for row, idle in zip(gains, idles):
+        nxt = {mask: v - idle for mask, v in table.items()}
+        for mask, v in table.items():
+            for k, g in enumerate(row):
+                bit = 1 << k
+                if g is not None and g > -idle and not mask & bit:
+                    nv = v + g
+                    if nv > nxt.get(mask | bit, -1e18):
+                        nxt[mask | bit] = nv
+        table = nxt
+    best = -1e18
+    for mask, v in table.items():
+        v -= sum(p for k, p in enumerate(penalties) if not mask >> k & 1)
+        if v > best:
+            best = v
+    return best
+
+
+def _take_ahead(planner: TeamPlanner, state: GameState, seat: int, options: list[str]) -> dict[str, float]:
+    """``Weights.take_look``: for each card ``seat`` may take, the mean over the sampled next rolls
+    of the best the team could do with them (each seat one die, work saved less the penalty for
+    the dice left) once it holds the card."""
+    duds = planner.likely_duds(state)
+    # the dice of the cards being defused go back to the bag before the next roll
+    bag = list(state.bag) + [d for hand in state.hands for hc in hand if hc.complete
+                             for d in hc.dice if d != EMPTY]
+    rolls = _sample_rolls(state, bag, max(1, planner.w.look_rolls), [seat])
+    hands = [[(hc.card, hc.key, planner.w.dud_gain if (s, hc.card) in duds else 1.0)
+              for hc in hand if not hc.complete and EMPTY in hc.key]
+             for s, hand in enumerate(state.hands)]
+    types = sorted({t for roll in rolls for _, t in roll})
+    # the other seats' cards are the same whichever card is taken
+    others = {s: {t: _best_gain(planner, state, hands[s], t) for t in types}
+              for s in range(state.players) if s != seat}
+    pen = {d: planner.penalty_cost(state, d) for d in sorted({d for roll in rolls for d, _ in roll})}
+    idles = [0.0] * state.players
+    out: dict[str, float] = {}
+    for c in options:
+        mine = hands[seat] + [(c, state.card_rules(c).empty, 1.0)]
+        by_type = {s: others[s] if s != seat else {t: _best_gain(planner, state, mine, t) for t in types}
+                   for s in range(state.players)}
+        total = 0.0
+        for roll in rolls:
+            total += _roll_value([[by_type[s][t] for _, t in roll] for s in range(state.players)],
+                                 idles, [pen[d] for d, _ in roll])
+        out[c] = total / len(rolls)
+    return out
 
 
 def _choice_id(o: Option | None) -> tuple[int, str, int]:

@@ -184,6 +184,11 @@ def _take_why(a: Ev) -> str:
         return (f"the smallest card {where} (fewest slots and points, {about(w['work'])}): leave the big "
                 "ones for last; the game is won once the middle is empty, and the cards then in front of "
                 "the players need not be finished")
+    if w["kind"] == "next_roll":
+        more = w["ahead_tenths"] / 10
+        return (f"the card the dice in the bag fit ({about(w['work'])}), rather than "
+                f"{card_words(w['instead'])}: the team's next roll should do about {more:g} "
+                f"{'die' if more == 1 else 'dice'} more work")
     return f"{points(pts)} for {about(w['work'])}, the best trade {where}"
 
 

@@ -311,6 +311,12 @@ def _take_why(a: Ev) -> str:
         return (f"la carta más pequeña {where} (menos casillas y puntos, {about(w['work'])}): deja las "
                 "grandes para el final; la partida se gana cuando el centro queda vacío, y las cartas "
                 "que tengan entonces delante los jugadores no hace falta terminarlas")
+    if w["kind"] == "next_roll":
+        more = w["ahead_tenths"] / 10
+        n = "un dado" if more == 1 else f"unos {more:g} dados".replace(".", ",")
+        return (f"la carta a la que mejor se ajustan los dados de la bolsa ({about(w['work'])}), en vez "
+                f"de {card_words(w['instead'])}: la próxima tirada del equipo debería rendir {n} más de "
+                "trabajo")
     return f"{points(pts)} por {about(w['work'])}, la mejor relación entre puntos y dados {where}"
 
 

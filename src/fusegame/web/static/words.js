@@ -222,6 +222,10 @@ function takeWhy(why, card) {
     case 'hardest_first': return t('advice.takeHardestFirst', {work, where});
     case 'best_trade': return t('advice.takeTrade', {work, where, points: pointsWords(card.points)});
     case 'smallest': return t('advice.takeSmallest', {work, where});
+    case 'next_roll': {
+      const more = why.ahead_tenths / 10;
+      return t('advice.takeNextRoll', {work, n: more, more: more.toLocaleString(getLang()), instead: cardWords(why.instead)});
+    }
     default: return '';
   }
 }
