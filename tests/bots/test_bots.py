@@ -703,8 +703,9 @@ def test_policies_play_whole_games_with_legal_actions_only(name: str, kw: dict[s
 
 
 # ----------------------------------------------------------------------------- the next roll
-#: the planner in play looks at the next roll; without it, it judges the roll alone
-LOOK, ALONE = PLAY_WEIGHTS, replace(PLAY_WEIGHTS, look_rolls=0)
+#: the planner in play looks at the next roll; without it, it judges the roll (and the card to
+#: take) alone
+LOOK, ALONE = PLAY_WEIGHTS, replace(PLAY_WEIGHTS, look_rolls=0, take_look=0.0)
 
 
 def _scarce(cards: Catalogue, colour: str) -> GameState:
@@ -771,14 +772,19 @@ def test_the_next_rolls_looked_at_depend_on_the_position_alone(cards: Catalogue)
     assert first.ahead == TeamPlanner(LOOK).plan(g.clone()).ahead
 
 
-def test_the_planner_in_play_looks_at_the_next_roll_only_where_each_seat_takes_one_die() -> None:
-    # at 1-2 players a seat takes several dice, and the next roll's best is another search
-    for players in (2, 3):
-        config = GameConfig(players=players, difficulty="elite")
-        looked, alone = (play_game(config, 7, TeamPlanner(w), record=True).record for w in (LOOK, ALONE))
-        assert looked is not None and alone is not None
-        same = [str(a) for a in looked.actions] == [str(a) for a in alone.actions]
-        assert same == (players == 2)
+@pytest.mark.parametrize("kw, looks", [
+    ({"players": 2}, False),  # a seat takes several dice: the next roll's best is another search
+    ({"players": 3, "game": "countdown"}, False),  # a seat the next roll leaves idle draws a spark
+    ({"players": 3}, True),
+])
+def test_the_planner_in_play_looks_at_the_next_roll_only_where_each_seat_takes_one_die(
+        kw: dict[str, object], looks: bool) -> None:
+    # neither the roll's plans nor the card to take: the same game with and without the look
+    config = GameConfig(difficulty="elite", **kw)  # type: ignore[arg-type]
+    looked, alone = (play_game(config, 7, TeamPlanner(w), record=True).record for w in (LOOK, ALONE))
+    assert looked is not None and alone is not None
+    same = [str(a) for a in looked.actions] == [str(a) for a in alone.actions]
+    assert same != looks
 
 
 def _take_when_scarce(cards: Catalogue, colour: str,

@@ -142,11 +142,11 @@ class Weights:
     #: 1 weighs the penalty for the next roll's dice nobody could take on the cards as the plan
     #: leaves them; 0 on the cards as they are now
     look_penalty_after: float = 0.0
-    #: where every seat takes one die a roll (FUSE at 3 players or more) and the card to take is
-    #: not a likely dud, it gains this many times the best the team could do with the next roll
-    #: once it holds the card (the mean over ``look_rolls`` rolls drawn from the bag): a card
-    #: that fits the dice still to come, beside the team's other cards, is worth more (0: the
-    #: next roll does not count)
+    #: where every seat takes one die a roll (FUSE at 3 players or more), except late in the game
+    #: when the card to take is the hardest, it gains this many times the best the team could do
+    #: with the next roll once it holds the card (the mean over ``look_rolls`` rolls drawn from
+    #: the bag): a card that fits the dice still to come, beside the team's other cards, is worth
+    #: more (0: the next roll does not count)
     take_look: float = 0.0
     #: where the card to take is judged so, what its size counts instead of ``take_size``: the
     #: next roll tells apart cards the size alone would have ranked
@@ -777,8 +777,9 @@ class TeamPlanner:
     def take_ahead(self, state: GameState, seat: int) -> dict[str, float]:
         """For each card ``seat`` may take, the best the team is expected to do with the next roll
         once it holds it (``Weights.take_look``; work saved less the penalty for the dice left),
-        where the next roll counts: FUSE at 3 players or more, while the middle is full; else
-        empty."""
+        where the next roll counts: every seat takes one die a roll, no spark is drawn, and the
+        card to take is not the hardest (``takes_hardest``: late in the game, a likely dud);
+        else empty."""
         options = defusal.options(state)
         if (self.w.take_look <= 0 or len(options) < 2 or state.quota != 1 or state.players < 2
                 or state.config.uses_sparks or self.takes_hardest(state)):
