@@ -78,38 +78,25 @@ def test_a_hint_that_names_a_card_that_can_wait_is_shown_whole_at_80_columns() -
     asyncio.run(go())
 
 
-@pytest.mark.parametrize("lang, phrase", [("en", "the bag still holds"), ("es", "aún quedan en la bolsa")])
-def test_a_hint_the_next_roll_changed_is_shown_whole_at_80_columns(lang: str, phrase: str) -> None:
+@pytest.mark.parametrize("scenario, card, lang, phrases, end", [
+    # a placement the next roll changed, and a card to take it changed
+    ("next_roll", "PAIR", "en", ("the bag still holds",), "was 6)"),
+    ("next_roll", "PAIR", "es", ("aún quedan en la bolsa",), "antes 6)"),
+    ("take_next_roll", "TWO_BLUES", "en", ("the dice in the bag fit", "TWO_REDS"), "dice more work"),
+    ("take_next_roll", "TWO_BLUES", "es", ("se ajustan los dados de la bolsa", "TWO_REDS"), "más de trabajo"),
+], ids=["place-en", "place-es", "take-en", "take-es"])
+def test_a_hint_the_next_roll_changed_is_shown_whole_at_80_columns(
+        scenario: str, card: str, lang: str, phrases: tuple[str, ...], end: str) -> None:
     async def go() -> None:
-        state = load_scenario(HINTS / "next_roll.yaml")
+        state = load_scenario(HINTS / f"{scenario}.yaml")
         options = RoomOptions(state.config, hints=True, bot_delay_ms=10_000, choice_timeout_s=60)
         app = FuseApp(LocalLink(options, "Ana", None, position=state), lang)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.table.my_decision() is not None)
             await pilot.press("h")
-            await until(pilot, lambda: "PAIR" in shown(app, "#hint"))
+            await until(pilot, lambda: card in shown(app, "#hint"))
             hint = shown(app, "#hint")
-            assert phrase in hint and hint.rstrip().endswith(("was 6)", "antes 6)"))
-            box = app.screen.query_one("#hint", Static)
-            needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
-            assert box.size.height == needed  # every line of it, none cut off
-    asyncio.run(go())
-
-
-@pytest.mark.parametrize("lang, phrase, end", [("en", "the dice in the bag fit", "dice more work"),
-                                               ("es", "se ajustan los dados de la bolsa", "más de trabajo")])
-def test_a_take_hint_the_next_roll_changed_is_shown_whole_at_80_columns(lang: str, phrase: str,
-                                                                         end: str) -> None:
-    async def go() -> None:
-        state = load_scenario(HINTS / "take_next_roll.yaml")
-        options = RoomOptions(state.config, hints=True, bot_delay_ms=10_000, choice_timeout_s=60)
-        app = FuseApp(LocalLink(options, "Ana", None, position=state), lang)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.table.my_decision() is not None)
-            await pilot.press("h")
-            await until(pilot, lambda: "TWO_BLUES" in shown(app, "#hint"))
-            hint = shown(app, "#hint")
-            assert phrase in hint and "TWO_REDS" in hint and hint.rstrip().endswith(end)
+            assert all(p in hint for p in phrases) and hint.rstrip().endswith(end)
             box = app.screen.query_one("#hint", Static)
             needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
             assert box.size.height == needed  # every line of it, none cut off

@@ -781,7 +781,7 @@ class TeamPlanner:
         card to take is not the hardest (``takes_hardest``: late in the game, a likely dud);
         else empty."""
         options = defusal.options(state)
-        if (self.w.take_look <= 0 or len(options) < 2 or state.quota != 1 or state.players < 2
+        if (self.w.take_look <= 0 or len(options) < 2 or state.quota != 1
                 or state.config.uses_sparks or self.takes_hardest(state)):
             return {}
         return _take_ahead(self, state, seat, options)
