@@ -823,6 +823,34 @@ def test_the_next_roll_may_take_a_bigger_card_the_bag_fits(cards: Catalogue) -> 
     assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "A10"
 
 
+def _last_bomb(cards: Catalogue) -> GameState:
+    """Three players and one bomb left in the middle (A6; the deck is empty). Seat 1's A12 wants
+    one more red; seat 0's only card, A4, wants a Red 6 among three other sixes. The roll is a
+    Red 6, a Blue 1 for seat 2's A13 and a Yellow 1 that fits nothing."""
+    g = turn_start(GameConfig(players=3, cards=cards), [["A4"], ["A12"], ["A13"]], ["A6"], [], seed=3)
+    put(g, 1, "A12", 0, "R2")
+    roll(g, "R6", "B1", "Y1")
+    return g
+
+
+def test_a_roll_that_can_take_the_last_bomb_wins_the_game(cards: Catalogue) -> None:
+    g = _last_bomb(cards)
+    red = die(g, "R6")
+    # the Red 6 saves more work on A4 (a quarter of its 62.5 dice) than on A12, which it
+    # completes; but completing A12 takes the last bomb from the middle and wins now
+    on_a4 = [m for m in TeamPlanner(replace(PLAY_WEIGHTS, win_bonus=0.0)).plan(g).moves
+             if isinstance(m.action, Place) and m.action.die == red]
+    assert [m.action.card for m in on_a4 if isinstance(m.action, Place)] == ["A4"]
+    planner = TeamPlanner(PLAY_WEIGHTS)
+    moves = planner.plan(g).moves
+    assert any(isinstance(m.action, Place) and m.action.die == red and m.action.card == "A12"
+               and m.completes for m in moves)
+    turn = g.turn
+    while not g.is_over and g.turn == turn:
+        g.apply(planner.act(g))
+    assert g.outcome is not None and g.outcome.won
+
+
 def test_the_planner_in_play_plays_the_same_game_from_the_same_seed_whatever_it_played_before() -> None:
     config = GameConfig(players=3, difficulty="expert")
     fresh = play_game(config, 5, get_policy("play"), record=True)

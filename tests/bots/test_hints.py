@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,22 @@ def test_the_take_hint_says_when_the_dice_in_the_bag_chose_the_card() -> None:
         "más de trabajo")
 
 
+def test_a_completion_that_takes_the_last_bomb_says_the_team_wins() -> None:
+    state = load("last_bomb.yaml")
+    h = by_seat(state)[0]
+    assert isinstance(h.action, Place) and h.advice["card"]["id"] == "REDS"
+    assert h.advice["why"] == {"kind": "wins", "points": 1, "left": 1}
+    assert h.reason == ("Red 6 on REDS: completes it, +1 point; this roll takes the last bomb from the "
+                        "middle, and the team wins")
+    assert hint_reason(h.advice, "es") == (
+        "El dado rojo 6 en REDS: la completa, +1 punto; esta tirada se lleva la última bomba del centro, "
+        "y el equipo gana")
+    # counted by its work alone, the Red 6 would go to p1's SIXES
+    work_only = {x.seat: x for x in hint(state, TeamPlanner(replace(PLAY_WEIGHTS, win_bonus=0.0)))}
+    assert work_only[0].advice["kind"] == "done"
+    assert isinstance(work_only[1].action, Place) and work_only[1].advice["card"]["id"] == "SIXES"
+
+
 def test_at_insane_the_take_hint_prefers_the_hardest_card() -> None:
     h = by_seat(load("take_hardest_first.yaml"))[0]
     assert isinstance(h.action, TakeCard) and h.action.card == "F15"
@@ -351,6 +368,8 @@ ADVICE: list[dict[str, Any]] = [
      "why": {"kind": "next_roll", "to_go": TO_GO, "instead": {"die": R1, "card": F12}, "ahead_tenths": 4}},
     {"kind": "place", "die": R1, "card": REDS, "slot": 1,
      "why": {"kind": "next_roll", "to_go": TO_GO, "instead": None, "ahead_tenths": 10}},
+    {"kind": "place", "die": B5, "card": F12, "slot": 2, "why": {"kind": "wins", "points": 2, "left": 1}},
+    {"kind": "place", "die": R1, "card": REDS, "slot": 1, "why": {"kind": "wins", "points": 1, "left": 2}},
     {"kind": "done", "why": {"kind": "no_fit"}, "then": None},
     {"kind": "done", "why": {"kind": "harder"}, "then": {"kind": "sparks", "count": 2}},
     {"kind": "done", "why": {"kind": "team"}, "then": {"kind": "penalty", "dice": [B5]}},

@@ -84,8 +84,11 @@ def test_a_hint_that_names_a_card_that_can_wait_is_shown_whole_at_80_columns() -
     ("next_roll", "PAIR", "es", ("aún quedan en la bolsa",), "antes 6)"),
     ("take_next_roll", "TWO_BLUES", "en", ("the dice in the bag fit", "TWO_REDS"), "dice more work"),
     ("take_next_roll", "TWO_BLUES", "es", ("se ajustan los dados de la bolsa", "TWO_REDS"), "más de trabajo"),
-], ids=["place-en", "place-es", "take-en", "take-es"])
-def test_a_hint_the_next_roll_changed_is_shown_whole_at_80_columns(
+    # a completion that takes the last bomb from the middle
+    ("last_bomb", "REDS", "en", ("completes it", "last bomb"), "the team wins"),
+    ("last_bomb", "REDS", "es", ("la completa", "última bomba"), "el equipo gana"),
+], ids=["place-en", "place-es", "take-en", "take-es", "wins-en", "wins-es"])
+def test_a_long_hint_is_shown_whole_at_80_columns(
         scenario: str, card: str, lang: str, phrases: tuple[str, ...], end: str) -> None:
     async def go() -> None:
         state = load_scenario(HINTS / f"{scenario}.yaml")

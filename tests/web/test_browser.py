@@ -401,6 +401,24 @@ def test_a_die_left_for_the_penalty_is_hinted_with_what_it_costs(server: Server,
         shot(page, f"play-hint-{case.replace('_', '-')}-{name}-es")
 
 
+#: tests/scenarios/hints/last_bomb.yaml: one bomb is left in the middle, and Ana's Red 6 completes
+#: her REDS, which takes it: the team wins
+LAST_BOMB = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "last_bomb.yaml").read_text())
+
+
+def test_a_completion_that_wins_the_game_is_hinted_so(server: Server, browser: Browser) -> None:
+    for name, page in viewport_pages(browser):
+        text, reason = hinted_position(server, page, LAST_BOMB)
+        if name == "desktop":
+            expect(text).to_contain_text("REDS")
+            expect(reason).to_contain_text("this roll takes the last bomb from the middle, and the team wins")
+            shot(page, f"play-hint-wins-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(reason).to_contain_text("esta tirada se lleva la última bomba del centro, y el equipo gana")
+        expect(reason).not_to_contain_text(re.compile("last|middle|wins"))
+        shot(page, f"play-hint-wins-{name}-es")
+
+
 #: tests/scenarios/hints/finish_first.yaml: one bomb is left in the middle; Ana's Yellow 2 does
 #: more on her F42, but F43 is the card she can finish first.
 FINISH_FIRST = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "finish_first.yaml").read_text())

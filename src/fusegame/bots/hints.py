@@ -259,6 +259,12 @@ class _Hinter:
             b = s.bomb(a.card)
             if b.kind == "spark":
                 return {"kind": "clears_spark"}
+            done = sum(1 for x in self.plan.moves if x.completes and isinstance(x.action, Place)
+                       and s.bomb(x.action.card).kind != "spark")
+            left = self.p.bombs_to_win(s)
+            if 0 < left <= done:
+                # the roll's completions take the last bombs from the middle
+                return {"kind": "wins", "points": b.points, "left": left}
             return {"kind": "completes", "points": b.points}
         go = to_go(m.after, m.before)
         ahead = self.ahead(a)
@@ -402,8 +408,8 @@ class _Hinter:
             if view.stacks is not None:
                 view.stacks.piles = {lv: [] if st and st[-1] in self._taken else list(st)
                                      for lv, st in view.stacks.piles.items()}
-        card = self.p.choose_card(view, seat)
         ahead = self.p.take_ahead(view, seat)
+        card = self.p.choose_card(view, seat, ahead=ahead)
         plain = self.p.choose_card(view, seat, look=False) if ahead else card
         self._taken[card] = seat
         where = "stacks" if s.config.setup is Setup.STACKS else "row"

@@ -151,6 +151,10 @@ class Weights:
     #: where the card to take is judged so, what its size counts instead of ``take_size``: the
     #: next roll tells apart cards the size alone would have ranked
     take_look_size: float = 0.0
+    #: late in the game below Insane and Heroic (no more bombs in the middle than players), a
+    #: bomb completed gains this much over its work, shared among the bombs left: a roll whose
+    #: completions take the last bombs wins the game now, whatever work the other plans save
+    win_bonus: float = 0.0
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
@@ -164,14 +168,15 @@ class Weights:
 #: complete its card counts a die less while the bag runs low. Where every seat takes one die
 #: (FUSE at 3 players or more), the roll's best plans are judged again by 32 sampled next rolls,
 #: and so is the card to take, whose size then counts 4 dice of work a slot or point rather than
-#: 10. Measured on the same deals, it wins more often at every table where the planner loses
-#: games (README, "The smallest card first", "Finish what can still win", "The hard cards first
-#: where every card counts", "The penalty after the placements", "Cards solved exactly", "The
-#: next roll" and "The card the next roll fits").
+#: 10. Late in the game a roll that can take the last bombs from the middle takes them. Measured
+#: on the same deals, it wins more often at every table where the planner loses games (README,
+#: "The smallest card first", "Finish what can still win", "The hard cards first where every
+#: card counts", "The penalty after the placements", "Cards solved exactly", "The next roll",
+#: "The card the next roll fits" and "The roll that wins").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
                        penalty_after_plan=1.0, exact_states=3000, exact_tail=3,
                        tail_from_players=3, tail_in_countdown=1, bag_guard=1.0, look_rolls=32,
-                       take_look=10.0, take_look_size=4.0)
+                       take_look=10.0, take_look_size=4.0, win_bonus=100.0)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
@@ -187,7 +192,7 @@ class Move:
     """One placement the plan makes, and what it is worth."""
 
     action: Action
-    gain: float  #: work saved (negative: the card gets harder)
+    gain: float  #: work saved (negative: the card gets harder; a completion that wins: more)
     completes: bool
     before: float  #: expected dice the card needed before the placement
     after: float
@@ -268,7 +273,8 @@ class TeamPlanner:
         self._memo_rules: dict[int, object] = {}
         self._pending: tuple[GameState, int, list[_Step]] | None = None
         self._duds: tuple[tuple[object, ...], frozenset[tuple[int, str]]] = ((), _NONE)
-        self._plan_duds: tuple[GameState, frozenset[tuple[int, str]]] | None = None
+        #: the position being planned, its likely duds and a bomb completion's share of the win
+        self._planning: tuple[GameState, frozenset[tuple[int, str]], float] | None = None
 
     # ================================================================== policy
     def __call__(self, state: GameState, rng: Rng | None = None) -> Action:
@@ -370,13 +376,13 @@ class TeamPlanner:
             self._opt_memo.clear()
             self._memo_rules.clear()
         # the position stands still while it is planned: its likely duds are found once
-        self._plan_duds = (state, self.likely_duds(state))
+        self._planning = (state, self.likely_duds(state), self._win_share(state))
         try:
             if all(c == 1 for c in caps.values()):
                 return self._match(state, seats, free)
             return self._search(state, seats, caps, free)
         finally:
-            self._plan_duds = None
+            self._planning = None
 
     def weights(self, state: GameState) -> tuple[float, ...]:
         """The chance of each die type in this game's dice (the card models' weights)."""
@@ -440,8 +446,11 @@ class TeamPlanner:
                  dice: Sequence[int]) -> list[Option]:
         """Every legal placement of ``dice`` on ``seat``'s cards whose keys are ``keys``."""
         out: list[Option] = []
-        planned = self._plan_duds
-        duds = planned[1] if planned is not None and planned[0] is state else self.likely_duds(state)
+        planned = self._planning
+        if planned is not None and planned[0] is state:
+            duds, bonus = planned[1], planned[2]
+        else:
+            duds, bonus = self.likely_duds(state), self._win_share(state)
         guard = self.w.bag_guard
         if guard > 0 and not (state.config.countdown_rules and len(state.bag) < 2 * state.players):
             guard = 0.0
@@ -453,9 +462,30 @@ class TeamPlanner:
             for d in dice:
                 for gain, j, nk, complete in self._card_options(state, hc.card, key, d):
                     # a completion counts whatever the card: it takes a bomb from the middle
+                    if complete and bonus and not state.is_spark(hc.card):
+                        gain += bonus
                     out.append(Option(gain if complete else gain * share - guard, d, hc.card, j, nk,
                                       complete))
         return out
+
+    def _win_share(self, state: GameState) -> float:
+        """What a bomb completed now gains beyond its work (``Weights.win_bonus``): its share of
+        the win, late in the game (no more bombs to win than players)."""
+        if self.w.win_bonus <= 0:
+            return 0.0
+        left = self.bombs_to_win(state)
+        return self.w.win_bonus / left if 0 < left <= state.players else 0.0
+
+    def bombs_to_win(self, state: GameState) -> int:
+        """How many bombs completed now would win the game, one taken from the middle for each:
+        the bombs left there, below Insane and Heroic while no spark card is open (0 where
+        completions alone cannot win: every card in front of the players must be finished, or a
+        spark cleared)."""
+        if state.config.difficulty.top:
+            return 0
+        if any(not hc.complete and state.is_spark(hc.card) for hand in state.hands for hc in hand):
+            return 0
+        return self.bombs_left(state)
 
     def _card_options(self, state: GameState, card: str, key: tuple[int, ...],
                       d: int) -> tuple[CardOption, ...]:
@@ -745,9 +775,11 @@ class TeamPlanner:
         return plan
 
     # ================================================================== other decisions
-    def choose_card(self, state: GameState, seat: int, look: bool = True) -> str:
+    def choose_card(self, state: GameState, seat: int, look: bool = True,
+                    ahead: dict[str, float] | None = None) -> str:
         """The row card (or stack top) ``seat`` should take (``look``: judged by the next roll
-        too, where ``Weights.take_look`` says so)."""
+        too, where ``Weights.take_look`` says so; ``ahead``: ``take_ahead`` for this position,
+        where the caller has it already)."""
         options = defusal.options(state)
         if len(options) == 1:
             return options[0]
@@ -756,7 +788,10 @@ class TeamPlanner:
         take_size = 0.0 if state.config.difficulty.top else self.w.take_size
 
         cover = self._team_cover(state) if self.w.take_cover > 0 and not hardest else None
-        ahead = self.take_ahead(state, seat) if look else {}
+        if not look:
+            ahead = {}
+        elif ahead is None:
+            ahead = self.take_ahead(state, seat)
         if ahead:
             take_size = self.w.take_look_size
 

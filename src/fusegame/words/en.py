@@ -208,6 +208,10 @@ def _place_reason(a: Ev, p: Seat, me: int | None) -> str:
     die, card, w = die_words(a["die"]), card_words(a["card"]), a["why"]
     if w["kind"] == "completes":
         return f"{die} on {card}: completes it, {points(w['points'])}"
+    if w["kind"] == "wins":
+        last = "the last bomb" if w["left"] == 1 else f"the last {w['left']} bombs"
+        return (f"{die} on {card}: completes it, {points(w['points'])}; this roll takes {last} "
+                "from the middle, and the team wins")
     if w["kind"] == "clears_spark":
         return f"{die} on {card}: completes it and clears the spark"
     where = f"{die} on {card} slot {a['slot'] + 1}"

@@ -205,6 +205,10 @@ def _place_reason(a: Ev, p: Seat, me: int | None) -> str:
     die, card, w = f"El dado {die_words(a['die'])}", card_words(a["card"]), a["why"]
     if w["kind"] == "completes":
         return f"{die} en {card}: la completa, {points(w['points'])}"
+    if w["kind"] == "wins":
+        last = "la última bomba" if w["left"] == 1 else f"las {w['left']} últimas bombas"
+        return (f"{die} en {card}: la completa, {points(w['points'])}; esta tirada se lleva {last} "
+                "del centro, y el equipo gana")
     if w["kind"] == "clears_spark":
         return f"{die} en {card}: la completa y te libras de la chispa"
     where = f"{die} en {card}, casilla {a['slot'] + 1}"

@@ -171,6 +171,7 @@ function placeWhy(why, card) {
   const go = toGoWords(why.to_go);
   switch (why.kind) {
     case 'completes': return t('advice.completes', {card: cardWords(card), points: pointsWords(why.points)});
+    case 'wins': return t('advice.wins', {card: cardWords(card), points: pointsWords(why.points), n: why.left});
     case 'clears_spark': return t('advice.clearsSpark', {card: cardWords(card)});
     case 'closer': return t(why.most_ways ? 'advice.mostWays' : 'advice.closer', {card: cardWords(card), go});
     case 'focus': return t('advice.focus', {card: cardWords(card), go, n: why.left, spare: cardWords(why.spare)});
