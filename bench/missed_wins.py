@@ -29,18 +29,16 @@ from fusegame.sim import Pace, game_seed, get_policy
 from fusegame.sim.game import POLICY_SALT
 
 
-def most_completions(s: GameState, tp: TeamPlanner) -> int:
-    """The most bombs the roll's dice could complete now, each seat taking at most one die."""
+def most_completions(s: GameState) -> int:
+    """The most bombs the roll's dice could complete now, each seat taking at most one die (the
+    engine, on a copy of the position, says which placements complete a card)."""
     dice: list[list[int | None]] = []
     for seat in range(s.players):
         fits: set[int] = set()
         for a in s.legal_actions(seat):
-            if isinstance(a, Place) and not s.is_spark(a.card):
-                hc = s.hand_card(seat, a.card)
-                assert hc is not None
-                if any(o.completes and o.slot == a.slot
-                       for o in tp._card_options(s, a.card, hc.key, a.die)):
-                    fits.add(a.die)
+            if (isinstance(a, Place) and a.die not in fits and not s.is_spark(a.card)
+                    and any(e.kind == "card_completed" for e in s.clone().apply_unchecked(a))):
+                fits.add(a.die)
         dice.append([*sorted(fits), None])
     best = 0
     for pick in product(*dice):
@@ -74,7 +72,7 @@ def run(level: str, games: int, start: int, policy: str, players: int) -> None:
                 left = tp.bombs_to_win(s)
                 if 0 < left <= players and s.rolled and s.quota == 1:
                     # the game ends with the last bomb taken: more completions count for nothing
-                    could = min(left, most_completions(s, tp))
+                    could = min(left, most_completions(s))
                     counted += 1
             for e in s.apply_unchecked(pol(s, rng)):
                 if e.kind == "bomb_defused" and could:

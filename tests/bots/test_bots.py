@@ -836,8 +836,8 @@ def _last_bomb(cards: Catalogue) -> GameState:
 def test_a_roll_that_can_take_the_last_bomb_wins_the_game(cards: Catalogue) -> None:
     g = _last_bomb(cards)
     red = die(g, "R6")
-    # the Red 6 saves more work on A4 (a quarter of its 62.5 dice) than on A12, which it
-    # completes; but completing A12 takes the last bomb from the middle and wins now
+    # the Red 6 saves more work on A4 than on A12, which it completes; but completing A12 takes
+    # the last bomb from the middle and wins now
     on_a4 = [m for m in TeamPlanner(replace(PLAY_WEIGHTS, win_bonus=0.0)).plan(g).moves
              if isinstance(m.action, Place) and m.action.die == red]
     assert [m.action.card for m in on_a4 if isinstance(m.action, Place)] == ["A4"]

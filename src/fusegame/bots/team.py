@@ -151,9 +151,10 @@ class Weights:
     #: where the card to take is judged so, what its size counts instead of ``take_size``: the
     #: next roll tells apart cards the size alone would have ranked
     take_look_size: float = 0.0
-    #: late in the game below Insane and Heroic (no more bombs in the middle than players), a
-    #: bomb completed gains this much over its work, shared among the bombs left: a roll whose
-    #: completions take the last bombs wins the game now, whatever work the other plans save
+    #: late in the game below Insane and Heroic (no more bombs in the middle than players, and no
+    #: spark card open), a bomb completed gains this much over its work, shared among the bombs
+    #: left: a roll whose completions take the last bombs wins the game now, whatever work the
+    #: other plans save (``bombs_to_win``)
     win_bonus: float = 0.0
 
 
