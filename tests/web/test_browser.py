@@ -334,9 +334,13 @@ TAKE_HARDEST = yaml.safe_load(
 TAKE_NEXT_ROLL = yaml.safe_load(
     (ROOT / "tests" / "scenarios" / "hints" / "take_next_roll.yaml").read_text())
 
-#: the card to take, hinted: (position, screenshot name, card, English phrases, Spanish phrases,
+#: tests/scenarios/hints/last_bomb.yaml: one bomb is left in the middle, and Ana's Red 6 completes
+#: her REDS, which takes it: the team wins
+LAST_BOMB = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "last_bomb.yaml").read_text())
+
+#: a hint and its reason: (position, screenshot name, card, English phrases, Spanish phrases,
 #: English words the Spanish page must not show)
-TAKE_HINTS = {
+REASON_HINTS = {
     "smallest": (TAKE_SMALLEST, "play-hint-take", "F06",
                  ("the smallest card in the row (fewest slots and points", "leave the big ones for last"),
                  ("la carta más pequeña de la fila (menos casillas y puntos",
@@ -352,13 +356,16 @@ TAKE_HINTS = {
                             ("la carta a la que mejor se ajustan los dados de la bolsa",
                              "en vez de TWO_REDS", "la próxima tirada del equipo"),
                             "the bag|rather|next roll"),
+    "a completion that wins": (LAST_BOMB, "play-hint-wins", "REDS",
+                               ("this roll takes the last bomb from the middle, and the team wins",),
+                               ("esta tirada se lleva la última bomba del centro, y el equipo gana",),
+                               "last|middle|wins"),
 }
 
 
-@pytest.mark.parametrize("case", TAKE_HINTS)
-def test_the_card_to_take_is_hinted_with_the_reason_in_words(server: Server, browser: Browser,
-                                                             case: str) -> None:
-    position, shot_name, card, english, spanish, not_spanish = TAKE_HINTS[case]
+@pytest.mark.parametrize("case", REASON_HINTS)
+def test_a_hint_is_shown_with_its_reason_in_words(server: Server, browser: Browser, case: str) -> None:
+    position, shot_name, card, english, spanish, not_spanish = REASON_HINTS[case]
     for name, page in viewport_pages(browser):
         text, reason = hinted_position(server, page, position)
         if name == "desktop":
@@ -399,24 +406,6 @@ def test_a_die_left_for_the_penalty_is_hinted_with_what_it_costs(server: Server,
             page.get_by_test_id("lang-switch").select_option("es")
         expect(reason).to_contain_text(spanish)
         shot(page, f"play-hint-{case.replace('_', '-')}-{name}-es")
-
-
-#: tests/scenarios/hints/last_bomb.yaml: one bomb is left in the middle, and Ana's Red 6 completes
-#: her REDS, which takes it: the team wins
-LAST_BOMB = yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / "last_bomb.yaml").read_text())
-
-
-def test_a_completion_that_wins_the_game_is_hinted_so(server: Server, browser: Browser) -> None:
-    for name, page in viewport_pages(browser):
-        text, reason = hinted_position(server, page, LAST_BOMB)
-        if name == "desktop":
-            expect(text).to_contain_text("REDS")
-            expect(reason).to_contain_text("this roll takes the last bomb from the middle, and the team wins")
-            shot(page, f"play-hint-wins-{name}")
-            page.get_by_test_id("lang-switch").select_option("es")
-        expect(reason).to_contain_text("esta tirada se lleva la última bomba del centro, y el equipo gana")
-        expect(reason).not_to_contain_text(re.compile("last|middle|wins"))
-        shot(page, f"play-hint-wins-{name}-es")
 
 
 #: tests/scenarios/hints/finish_first.yaml: one bomb is left in the middle; Ana's Yellow 2 does
