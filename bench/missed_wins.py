@@ -12,7 +12,8 @@ complete before the next roll.
 Prints the rolls counted, those where the policy completed fewer than it could, and those where
 the bombs the roll could complete were all the bombs left (a win there and then), each with its
 deal, turn and whether the game was won in the end. Game ``i`` uses ``game_seed(2026, i)``, as
-bench/search_paired.py does.
+bench/search_paired.py does, and is played by ``sim.play_game``, read through a watcher
+(``sim.game.Watcher``).
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ import argparse
 from itertools import product
 
 from fusegame.bots.team import TeamPlanner
-from fusegame.rng import Rng
-from fusegame.rules.actions import Place, Tick
+from fusegame.rules.actions import Action, Place
 from fusegame.rules.config import GameConfig
-from fusegame.rules.state import GameState, new_game
-from fusegame.sim import Pace, game_seed, get_policy
-from fusegame.sim.game import POLICY_SALT
+from fusegame.rules.events import Event
+from fusegame.rules.state import GameState
+from fusegame.sim import Pace, game_seed, get_policy, play_game
 
 
 def most_completions(s: GameState) -> int:
@@ -48,43 +48,57 @@ def most_completions(s: GameState) -> int:
     return best
 
 
+class LateRolls:
+    """The late rolls of one game, read as ``play_game`` plays it: at each, the most bombs the
+    roll could complete and those the policy completed before the next roll."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.counted = self.fewer = 0
+        self.could = self.did = self.left = 0
+        self.at_turn = -1
+        self.missed: list[int] = []  # the turns whose roll could have won on the spot
+
+    def turn(self, s: GameState) -> None:
+        self.could = self.did = 0
+        self.at_turn = s.turn
+        if s.is_over:
+            return
+        self.left = TP.bombs_to_win(s)
+        if 0 < self.left <= self.players and s.rolled and s.quota == 1:
+            # the game ends with the last bomb taken: more completions count for nothing
+            self.could = min(self.left, most_completions(s))
+            self.counted += 1
+
+    def acted(self, s: GameState, action: Action, events: list[Event]) -> None:
+        if not self.could:
+            return
+        self.did += sum(1 for e in events if e.kind == "bomb_defused")
+        if (s.turn != self.at_turn or s.is_over) and self.did < self.could:
+            self.fewer += 1
+            if self.could >= self.left:
+                self.missed.append(self.at_turn)
+            self.could = 0
+
+    def over(self, s: GameState) -> None:
+        pass
+
+
+#: the planner that says how many bombs are left to win
+TP = TeamPlanner()
+
+
 def run(level: str, games: int, start: int, policy: str, players: int) -> None:
     cfg = GameConfig(players=players, difficulty=level, game="fuse")
     pol = get_policy(policy)
-    tp = TeamPlanner()
-    pace = Pace()
     counted = fewer = 0
     missed: list[tuple[int, int, bool]] = []
     for i in range(start, start + games):
-        seed = game_seed(2026, i)
-        s = new_game(cfg, seed)
-        rng = Rng(seed).fork(POLICY_SALT)
-        turn, at = -1, 0
-        could, did, left, mine = 0, 0, 0, []
-        while not s.is_over:
-            if s.turn != turn:
-                turn = s.turn
-                at += pace.turn_of(s)
-                s.apply_unchecked(Tick(-1, at))
-                if s.is_over:
-                    break
-                could, did = 0, 0
-                left = tp.bombs_to_win(s)
-                if 0 < left <= players and s.rolled and s.quota == 1:
-                    # the game ends with the last bomb taken: more completions count for nothing
-                    could = min(left, most_completions(s))
-                    counted += 1
-            for e in s.apply_unchecked(pol(s, rng)):
-                if e.kind == "bomb_defused" and could:
-                    did += 1
-            if could and (s.turn != turn or s.is_over) and did < could:
-                fewer += 1
-                if could >= left:
-                    mine.append(turn)
-                could = 0
-        won = s.outcome is not None and s.outcome.won
-        missed += [(i, t, won) for t in mine]
-        mine = []
+        late = LateRolls(players)
+        won = play_game(cfg, game_seed(2026, i), pol, Pace(), watch=late).won
+        counted += late.counted
+        fewer += late.fewer
+        missed += [(i, t, won) for t in late.missed]
     print(f"{policy}, FUSE {players} players {level}, deals {start}-{start + games - 1}")
     print(f"late rolls counted: {counted}")
     print(f"rolls that completed fewer bombs than they could: {fewer}")

@@ -10,7 +10,8 @@ each seat takes at most one die, 3 players or more), the dice knocked off cards 
 bombs defused, the expected dice of the cards taken from the row, the time left when the middle
 ran out of bombs, and the slots and points of the cards still unfinished in front of the players
 at the end, and how many bombs the lost games left in the middle. Game ``i`` uses
-``game_seed(2026, i)``, as bench/search_paired.py does.
+``game_seed(2026, i)``, as bench/search_paired.py does, and is played by ``sim.play_game``
+at the default pace, read through a watcher (``sim.game.Watcher``).
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ import sys
 from collections import defaultdict
 
 from fusegame.bots.team import TeamPlanner
-from fusegame.rng import Rng
-from fusegame.rules.actions import Place, Tick
+from fusegame.rules.actions import Action, Place
 from fusegame.rules.config import GameConfig
-from fusegame.rules.state import GameState, new_game
-from fusegame.sim import Pace, game_seed, get_policy
-from fusegame.sim.game import POLICY_SALT
+from fusegame.rules.events import Event
+from fusegame.rules.state import GameState
+from fusegame.sim import Pace, game_seed, get_policy, play_game
 
 
 def most_placed(s: GameState) -> int:
@@ -46,55 +46,65 @@ def most_placed(s: GameState) -> int:
     return best
 
 
+class Counts:
+    """One game's counts, read as ``play_game`` plays it."""
+
+    def __init__(self) -> None:
+        self.c: defaultdict[str, float] = defaultdict(float)
+        self.placed_this = -1  # no turn yet
+        self.deck_empty_at: int | None = None
+        self.last: GameState | None = None
+
+    def turn(self, s: GameState) -> None:
+        c = self.c
+        if self.placed_this == 0:
+            c["zero_turns"] += 1
+        self.placed_this = 0
+        c["turns"] += 1
+        c["rolled"] += len(s.rolled)
+        if not s.is_over and s.quota == 1 and s.rolled:
+            c["unfit"] += len(s.rolled) - most_placed(s)
+
+    def acted(self, s: GameState, action: Action, events: list[Event]) -> None:
+        c = self.c
+        for e in events:
+            k = e.kind
+            if k == "die_placed":
+                c["placed"] += 1
+                self.placed_this += 1
+            elif k == "penalty_rolled":
+                c["unused"] += 1
+            elif k == "die_returned":
+                c["ret_" + e.data["cause"]["kind"]] += 1
+            elif k == "bomb_defused":
+                c["defused"] += 1
+            elif k == "fuse_activated":
+                c["fuses"] += 1
+            elif k == "card_taken":
+                m = TP.model(s, e.data["card"])
+                c["take_e"] += m.draws(s.card_rules(e.data["card"]).empty)
+                c["takes"] += 1
+        if self.deck_empty_at is None and not s.deck and not [r for r in s.row if s.is_bomb(r)]:
+            self.deck_empty_at = s.time_ms
+
+    def over(self, s: GameState) -> None:
+        self.last = s
+
+
+#: the planner whose card models measure the work of the cards (the team planner's judgement)
+TP = TeamPlanner()
+
+
 def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None:
     cfg = GameConfig(players=players, difficulty=level, game="fuse")
     pol = get_policy(policy_name)
-    tp = TeamPlanner()
-    pace = Pace()
+    tp = TP
     rows = []
     for i in range(n):
-        seed = game_seed(2026, i)
-        s = new_game(cfg, seed)
-        rng = Rng(seed).fork(POLICY_SALT)
-        c = defaultdict(float)
-        turn = -1
-        at = 0
-        placed_this = 0
-        deck_empty_at = None
-        while not s.is_over:
-            if s.turn != turn:
-                if turn != -1 and placed_this == 0:
-                    c["zero_turns"] += 1
-                turn = s.turn
-                placed_this = 0
-                at += pace.turn_of(s)
-                c["turns"] += 1
-                c["rolled"] += len(s.rolled)
-                s.apply_unchecked(Tick(-1, at))
-                if s.is_over:
-                    break
-                if s.quota == 1 and s.rolled:
-                    c["unfit"] += len(s.rolled) - most_placed(s)
-            a = pol(s, rng)
-            for e in s.apply_unchecked(a):
-                k = e.kind
-                if k == "die_placed":
-                    c["placed"] += 1
-                    placed_this += 1
-                elif k == "penalty_rolled":
-                    c["unused"] += 1
-                elif k == "die_returned":
-                    c["ret_" + e.data["cause"]["kind"]] += 1
-                elif k == "bomb_defused":
-                    c["defused"] += 1
-                elif k == "fuse_activated":
-                    c["fuses"] += 1
-                elif k == "card_taken":
-                    m = tp.model(s, e.data["card"])
-                    c["take_e"] += m.draws(s.card_rules(e.data["card"]).empty)
-                    c["takes"] += 1
-            if deck_empty_at is None and not s.deck and not [r for r in s.row if s.is_bomb(r)]:
-                deck_empty_at = s.time_ms
+        counts = Counts()
+        play_game(cfg, game_seed(2026, i), pol, Pace(), watch=counts)
+        s, c, deck_empty_at = counts.last, counts.c, counts.deck_empty_at
+        assert s is not None
         won = s.outcome is not None and s.outcome.won
         togo = sum(tp.model(s, hc.card).draws(hc.key) for h in s.hands for hc in h if not hc.complete)
         togo += sum(tp.model(s, r).draws(s.card_rules(r).empty) for r in s.row if s.is_bomb(r))

@@ -11,10 +11,13 @@ import pytest
 from conftest import make_countdown_config
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner, Weights
 from fusegame.cards import load_catalogue
+from fusegame.constraints import EMPTY
 from fusegame.record import replay
 from fusegame.rng import Rng
 from fusegame.rules import GameConfig, Termination
-from fusegame.rules.actions import Action
+from fusegame.rules.actions import Action, Tick
+from fusegame.rules.events import Event
+from fusegame.rules.state import GameState
 from fusegame.sim import BatchStats, Pace, game_seed, get_policy, play_game, random_policy, run_batch
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -35,6 +38,43 @@ def test_same_seed_same_game() -> None:
     assert a.record.actions == b.record.actions
     c = play_game(cfg, 18, random_policy, record=True)
     assert c.record is not None and c.record.actions != a.record.actions
+
+
+class Seen:
+    """Everything a watcher of ``play_game`` is told."""
+
+    def __init__(self) -> None:
+        self.turns: list[int] = []
+        self.actions: list[Action] = []
+        self.placed = 0
+        self.last: GameState | None = None
+
+    def turn(self, state: GameState) -> None:
+        self.turns.append(state.turn)
+
+    def acted(self, state: GameState, action: Action, events: list[Event]) -> None:
+        self.actions.append(action)
+        self.placed += sum(1 for e in events if e.kind == "die_placed")
+
+    def over(self, state: GameState) -> None:
+        self.last = state
+
+
+@pytest.mark.parametrize("policy", ["random", "play"])
+def test_a_watched_game_is_the_same_game_and_the_watcher_sees_all_of_it(policy: str) -> None:
+    # the benches that count what happens in a game read it through a watcher: the events it
+    # turns on must not change the game, and it must see every turn, action and placement
+    cfg = config(players=3)
+    seen = Seen()
+    watched = play_game(cfg, 11, get_policy(policy), record=True, watch=seen)
+    plain = play_game(cfg, 11, get_policy(policy), record=True)
+    assert watched == plain
+    assert watched.record is not None
+    assert seen.actions == [a for a in watched.record.actions if not isinstance(a, Tick)]
+    assert seen.turns == list(range(1, watched.turns + 1))
+    assert seen.last is not None and seen.last.outcome == watched.outcome
+    on_cards = sum(1 for h in seen.last.hands for hc in h for d in hc.dice if d != EMPTY)
+    assert seen.placed >= on_cards > 0
 
 
 def test_pace_model_times_every_turn() -> None:

@@ -10,12 +10,13 @@ and a win scores the time left after its turn, as at a real table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from fusegame.record import GameRecord
 from fusegame.rng import Rng
-from fusegame.rules.actions import Tick
+from fusegame.rules.actions import Action, Tick
 from fusegame.rules.config import GameConfig
+from fusegame.rules.events import Event
 from fusegame.rules.outcome import Outcome, score
 from fusegame.rules.state import GameState, new_game
 from fusegame.rules.turn import dice_to_draw
@@ -46,6 +47,20 @@ class Pace:
         return self.turn_ms(len(state.rolled) or dice_to_draw(state))
 
 
+class Watcher(Protocol):
+    """What a study reads from a game as ``play_game`` plays it (the benches that count what
+    happens in a game: the dice nobody could take, the bombs a roll could complete)."""
+
+    def turn(self, state: GameState) -> None:
+        """A turn has begun and its time has passed (``state.is_over`` if it ran out)."""
+
+    def acted(self, state: GameState, action: Action, events: list[Event]) -> None:
+        """``action`` was applied to ``state`` and made ``events``."""
+
+    def over(self, state: GameState) -> None:
+        """The game has ended (or stopped at ``max_turns``): ``state`` is its last position."""
+
+
 @dataclass(frozen=True)
 class GameResult:
     """How one simulated game went.
@@ -68,12 +83,14 @@ class GameResult:
 
 
 def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None = None, *,
-              max_turns: int = 2000, record: bool = False, checked: bool = False) -> GameResult:
+              max_turns: int = 2000, record: bool = False, checked: bool = False,
+              watch: Watcher | None = None) -> GameResult:
     """Play one game from ``new_game(config, seed)`` with ``policy`` choosing every action.
 
     The policy's generator is derived from ``seed``, so the same arguments give the same game.
     ``record=True`` keeps a ``GameRecord`` of it; ``checked=True`` validates every action (slower;
-    the policies only return legal actions).
+    the policies only return legal actions). ``watch`` is told of every turn, action and its
+    events, and the last position; watched or not, the game is the same.
     """
     pace = pace or Pace()
     # a policy that looks ahead (the search) charges its roll-outs at the pace of this game
@@ -81,7 +98,7 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
     if at_pace is not None:
         policy = at_pace(pace)
     state = new_game(config, seed)
-    state.listening = False  # nothing here reads the events
+    state.listening = watch is not None  # events cost time, and only a watcher reads them
     rng = Rng(seed).fork(POLICY_SALT)
     rec = GameRecord(config, seed) if record else None
     turn = -1
@@ -100,18 +117,21 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
             state.apply_unchecked(tick)
             if rec is not None:
                 rec.actions.append(tick)
+            if watch is not None:
+                watch.turn(state)
             if state.is_over:
                 break
         action = policy(state, rng)
-        if checked:
-            state.apply(action)
-        else:
-            state.apply_unchecked(action)
+        events = state.apply(action) if checked else state.apply_unchecked(action)
         n += 1
         if rec is not None:
             rec.actions.append(action)
+        if watch is not None:
+            watch.acted(state, action, events)
     if rec is not None:
         rec.outcome = state.outcome
+    if watch is not None:
+        watch.over(state)
     return GameResult(seed, state.outcome, _score(state), min(state.turn, max_turns), n, state.time_ms, rec)
 
 
