@@ -86,21 +86,21 @@ class Weights:
     penalty_leaves: int = 8
     #: dice shown at a time to a card in its model of work, the best of them counting
     #: (``bots.value``): a seat sees the whole roll, not one die. 1, one die a time, is the
-    #: planner's; more was measured no better (README, "Looking past the roll")
+    #: planner's; more was measured no better (docs/bots.md, "Two dice shown at a time")
     offer_dice: int = 1
     #: the share of the dice weights that follows the dice not on an unfinished card (the bag,
     #: the middle and complete cards) rather than the whole inventory: a die on a card cannot be
     #: drawn until it comes back (0: the inventory alone). An analysis knob, measured no better
-    #: (README, "Dice weights that follow the free dice")
+    #: (docs/bots.md, "Dice weights that follow the free dice")
     bag_weight: float = 0.0
     #: the card to take gains this much work for each unit of chance that a die drawn fits some
     #: unfinished card of the team once it is taken (0: the team's other cards do not count). An
-    #: analysis knob, measured no better (README, "The team's cover of the dice")
+    #: analysis knob, measured no better (docs/bots.md, "The team's cover of the dice")
     take_cover: float = 0.0
     #: the chance, after each die a card is offered in its model of work (``bots.value``), that a
     #: penalty die follows and takes a matching die the card may lose: a card whose dice lie open
     #: to the penalty is further from done than its empty slots say (0: no penalty in the model).
-    #: An analysis knob, measured no better (README, "Cards solved exactly")
+    #: An analysis knob, measured no better (docs/bots.md, "Cards solved exactly")
     penalty_rate: float = 0.0
     #: the most states a card may have and still be solved exactly in its model of work; a card
     #: with more is estimated by roll-outs (``bots.value.EXACT_BUDGET``), whose noise can make a
@@ -114,7 +114,7 @@ class Weights:
     #: in FUSE, the exact tail only at tables of at least this many players (0: every table);
     #: in play 3, since at 1-2 players Elite it lost more deals than it won...
     tail_from_players: int = 0
-    #: ...and in Countdown, at every table, only where this is 1 (README, "The end of a big card
+    #: ...and in Countdown, at every table, only where this is 1 (docs/bots.md, "The end of a big card
     #: solved exactly"). There it won much at Heroic and 3 players, but lost 4-player Standard
     #: deals to an empty bag until the bag was weighed (``bag_guard``)
     tail_in_countdown: int = 1
@@ -132,7 +132,7 @@ class Weights:
     #: how many of the roll's best plans, by their own value, are judged so
     look_plans: int = 6
     #: what the next roll's best is worth against this roll's work saved: a half was measured at
-    #: least as good as the whole, and twice as much worse (README, "The next roll")
+    #: least as good as the whole, and twice as much worse (docs/bots.md, "The next roll")
     look_weight: float = 0.5
     #: 1 looks at the next roll in games with spark cards too (Countdown at 3 and 4 players, FUSE
     #: with the sparks module), where a seat that takes no die draws a spark
@@ -170,7 +170,7 @@ class Weights:
 #: (FUSE at 3 players or more), the roll's best plans are judged again by 32 sampled next rolls,
 #: and so is the card to take, whose size then counts 4 dice of work a slot or point rather than
 #: 10. Late in the game a roll that can take the last bombs from the middle takes them. Measured
-#: on the same deals, it wins more often at every table where the planner loses games (README,
+#: on the same deals, it wins more often at every table where the planner loses games (docs/bots.md,
 #: "The smallest card first", "Finish what can still win", "The hard cards first where every
 #: card counts", "The penalty after the placements", "Cards solved exactly", "The next roll",
 #: "The card the next roll fits" and "The roll that wins").
