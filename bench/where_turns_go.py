@@ -9,7 +9,11 @@ penalty's rolls), the dice of a roll that no seat could take whatever the team d
 each seat takes at most one die, 3 players or more), the dice knocked off cards and by what, the
 bombs defused, the expected dice of the cards taken from the row, the time left when the middle
 ran out of bombs, and the slots and points of the cards still unfinished in front of the players
-at the end, and how many bombs the lost games left in the middle. Game ``i`` uses
+at the end, and how many bombs the lost games left in the middle. And how much the deal and the
+pace of the middle game decide: the bombs taken by turns 10, 20 and 30, the deal's least work
+(the expected dice from empty of its bombs less the hardest a win may leave unfinished), the
+games lost by quarter of it, and in a won game the work of the cards it left unfinished against
+that of the hardest it might have left. Game ``i`` uses
 ``game_seed(2026, i)``, as bench/search_paired.py does, and is played by ``sim.play_game``
 at the default pace, read through a watcher (``sim.game.Watcher``).
 """
@@ -57,6 +61,10 @@ class Counts:
 
     def turn(self, s: GameState) -> None:
         c = self.c
+        if self.placed_this == -1:
+            self.deal_work(s)
+        if s.turn in TAKEN_BY and not s.is_over:
+            c[f"taken_by_turn_{s.turn}"] = self.bombs_at_start - TP.bombs_left(s)
         if self.placed_this == 0:
             c["zero_turns"] += 1
         self.placed_this = 0
@@ -64,6 +72,20 @@ class Counts:
         c["rolled"] += len(s.rolled)
         if not s.is_over and s.quota == 1 and s.rolled:
             c["unfit"] += len(s.rolled) - most_placed(s)
+
+    def deal_work(self, s: GameState) -> None:
+        """The deal's work: the expected dice from empty of every bomb, and of all but the
+        hardest cards a win may leave unfinished (two a player, four solo; none at Insane): the
+        least work a win must do."""
+        self.bombs_at_start = TP.bombs_left(s)
+        fuses = {f.id for f in s.config.catalogue.fuses}
+        cards = [x for x in [*s.deck, *s.row] if x not in fuses]
+        cards += [hc.card for hand in s.hands for hc in hand]
+        self.work = {x: TP.model(s, x).draws(s.card_rules(x).empty) for x in cards}
+        duds = 0 if s.config.difficulty.top else (4 if s.players == 1 else 2 * s.players)
+        ranked = sorted(self.work.values())
+        self.c["deal_least_work"] = sum(ranked[:len(ranked) - duds])
+        self.hardest = sum(ranked[len(ranked) - duds:])
 
     def acted(self, s: GameState, action: Action, events: list[Event]) -> None:
         c = self.c
@@ -89,10 +111,18 @@ class Counts:
 
     def over(self, s: GameState) -> None:
         self.last = s
+        for t in TAKEN_BY:  # a game over before turn t had taken then what it took in the end
+            self.c.setdefault(f"taken_by_turn_{t}", self.bombs_at_start - TP.bombs_left(s))
+        if s.outcome is not None and s.outcome.won:
+            # the cards a won game left unfinished, against the hardest it might have left
+            self.c["won_duds_work"] = sum(self.work[hc.card] for h in s.hands for hc in h if not hc.complete)
+            self.c["won_hardest_work"] = self.hardest
 
 
 #: the planner whose card models measure the work of the cards (the team planner's judgement)
 TP = TeamPlanner()
+#: the turns at which the bombs taken from the middle so far are counted
+TAKEN_BY = (10, 20, 30)
 
 
 def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None:
@@ -131,6 +161,21 @@ def run(level: str, n: int, policy_name: str = "team", players: int = 3) -> None
         counts = {k: lost.count(k) for k in sorted(set(lost))}
         print("bombs left in the middle at the end of a lost game (bombs: games):", counts)
     print("win rate", sum(w for w, _ in rows) / n)
+    # how much the deal decides: the games lost by quarter of the deals' least work
+    ranked = sorted(rows, key=lambda r: r[1]["deal_least_work"])
+    quarter = [ranked[k * n // 4:(k + 1) * n // 4] for k in range(4)]
+    print("games lost by quarter of the deal's least work (easiest first):",
+          ", ".join(f"{sum(not w for w, _ in q)} of {len(q)} ({q[0][1]['deal_least_work']:.0f}-"
+                    f"{q[-1][1]['deal_least_work']:.0f} dice)" for q in quarter if q))
+    turn = TAKEN_BY[1]
+    behind = [r for r in rows if f"taken_by_turn_{turn}" in r[1]]
+    if behind:
+        mid = st.median(r[1][f"taken_by_turn_{turn}"] for r in behind)
+        key = f"taken_by_turn_{turn}"
+        for label, low in ((f"at most {mid:g}", True), (f"more than {mid:g}", False)):
+            part = [w for w, c in behind if (c[key] <= mid) == low]
+            print(f"games with {label} bombs taken by turn {turn}: {len(part)}, "
+                  f"lost {sum(not w for w in part)}")
 
 
 if __name__ == "__main__":
