@@ -13,7 +13,7 @@ Prints the rolls counted, those where the policy completed fewer than it could, 
 the bombs the roll could complete were all the bombs left (a win there and then), each with its
 deal, turn and whether the game was won in the end. Game ``i`` uses ``game_seed(2026, i)``, as
 bench/search_paired.py does, and is played by ``sim.play_game``, read through a watcher
-(``sim.game.Watcher``).
+(``sim.Watcher``).
 """
 
 from __future__ import annotations

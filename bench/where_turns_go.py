@@ -15,7 +15,7 @@ pace of the middle game decide: the bombs taken by turns 10, 20 and 30, the deal
 games lost by quarter of it, and in a won game the work of the cards it left unfinished against
 that of the hardest it might have left. Game ``i`` uses
 ``game_seed(2026, i)``, as bench/search_paired.py does, and is played by ``sim.play_game``
-at the default pace, read through a watcher (``sim.game.Watcher``).
+at the default pace, read through a watcher (``sim.Watcher``).
 """
 
 from __future__ import annotations
