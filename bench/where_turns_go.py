@@ -58,6 +58,10 @@ class Counts:
         self.placed_this = -1  # no turn yet
         self.deck_empty_at: int | None = None
         self.last: GameState | None = None
+        # the deal's, set at the first turn (``deal_work``)
+        self.bombs_at_start = 0
+        self.work: dict[str, float] = {}
+        self.hardest = 0.0
 
     def turn(self, s: GameState) -> None:
         c = self.c

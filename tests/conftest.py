@@ -1,5 +1,6 @@
 """What the tests share: which card catalogue the engine tests play with, positions set up by hand,
-actions in their text form, and the pending decisions of a position.
+actions in their text form, the pending decisions of a position, and the benchmark scripts loaded
+as modules.
 
 The built-in catalogue (``src/fusegame/cards/data/fuse.toml``) is preferred as soon as it holds bomb
 cards; until then the tests use their own valid catalogue, ``tests/data/conformance_cards.toml``.
@@ -9,8 +10,11 @@ until then ``tests/data/countdown_test_cards.toml`` merged with the built-in cat
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -211,3 +215,13 @@ def rethrow(g: GameState) -> list[int]:
     """The Explosives Instructor's dice in the air."""
     item = g.pending("rethrow")
     return list(item.dice) if item is not None else []
+
+
+def load_bench(name: str) -> ModuleType:
+    """``bench/NAME.py`` as a module, to call its parts (the benches are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, TESTS.parent / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its classes look their module up by name
+    spec.loader.exec_module(module)
+    return module

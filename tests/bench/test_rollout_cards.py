@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from conftest import load_bench
 from fusegame.rules.config import GameConfig
 from fusegame.sim import Pace, game_seed, get_policy, play_game
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "rollout_cards.py"
-    spec = importlib.util.spec_from_file_location("rollout_cards", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["rollout_cards"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("rollout_cards")
 
 
 def test_a_gate_nothing_passes_plays_the_planner_in_plays_game(bench: ModuleType) -> None:

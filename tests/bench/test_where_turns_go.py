@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from conftest import load_bench
 from fusegame.rules.config import GameConfig
 from fusegame.sim import Pace, game_seed, get_policy, play_game
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "where_turns_go.py"
-    spec = importlib.util.spec_from_file_location("where_turns_go", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["where_turns_go"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("where_turns_go")
 
 
 def test_a_won_games_counts_add_up(bench: ModuleType) -> None:
