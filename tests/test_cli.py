@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 from conftest import countdown_cards
 from fusegame import engine_kind
 from fusegame.cli import app
-from fusegame.record import GameRecord, replay
+from fusegame.record import GameRecord, final_state, replay
+from fusegame.rules import GameConfig
+from fusegame.sim import get_policy, play_game
 
 DATA = Path(__file__).resolve().parent / "data"
 MINI = str(DATA / "mini_cards.toml")
@@ -126,6 +128,7 @@ def test_sim_text_output() -> None:
     (["cards", "validate", "/no/such/cards.toml"], "cannot read file"),
     (["replay", "/no/such/game.json"], "cannot read file"),
     (["new", "--players", "0", "--out", "x.json"], "1 to 5 players"),
+    (["new", "--play", "--policy", "nope", "--out", "x.json"], "unknown policy 'nope'"),
 ])
 def test_bad_options_give_one_line_and_exit_2(args: list[str], needle: str) -> None:
     res = runner.invoke(app, args)
@@ -155,6 +158,22 @@ def test_new_and_replay(tmp_path: Path) -> None:
     assert ("WON" if record.outcome.won else "LOST") in text
     res = runner.invoke(app, ["replay", str(out), "--board"])
     assert res.exit_code == 0 and "Bag:" in res.stdout
+
+
+def test_new_plays_the_game_with_the_policy_asked_for(tmp_path: Path) -> None:
+    """A recorded bot game is the game the simulator plays with that policy, and it replays."""
+    config = GameConfig(players=3)
+    for policy in ("random", "play"):
+        out = tmp_path / f"{policy}.json"
+        res = runner.invoke(app, ["new", "--players", "3", "--seed", "4", "--out", str(out), "--play",
+                                  "--policy", policy])
+        assert res.exit_code == 0, res.output
+        record = GameRecord.load(out)
+        assert record.config == config
+        expected = play_game(config, 4, get_policy(policy), record=True)
+        assert expected.record is not None and record.actions == expected.record.actions
+        assert record.outcome == expected.outcome
+        assert final_state(record).outcome == expected.outcome  # replays to the same end
 
 
 def test_new_without_play_and_replay_of_an_unfinished_record(tmp_path: Path) -> None:

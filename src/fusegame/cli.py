@@ -412,6 +412,14 @@ SixOpt = Annotated[bool, typer.Option("--six-point-cards", help="Put the 6-point
 StrictOpt = Annotated[bool, typer.Option("--strict-fuse", help="Allow placements that leave a card "
                                                                "impossible (no feasibility rule).")]
 UntimedOpt = Annotated[bool, typer.Option("--untimed", help="No time limit (unofficial score).")]
+PolicyOpt = Annotated[str, typer.Option(
+    "--policy", help=f"Policy: {', '.join(POLICY_FACTORIES)}: team is the team planner; play the "
+                     "planner as the bots and hints play (the smallest card first, the cards "
+                     "that can still win finished first, the next roll looked at); "
+                     "team:NAME=VALUE,... or play:NAME=VALUE,... change the planner's "
+                     "weights; search[:SxT] the planner with S sampled futures played T "
+                     "turns ahead for each card choice (default 6x4; for analysis, up to a "
+                     "second a roll).")]
 
 
 def _players(players: int | None, game: str) -> int:
@@ -499,14 +507,7 @@ def sim(
     games: Annotated[int, typer.Option("--games", "-g", help="Number of games (per cell of a grid).")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Batch seed (same seed, same results; every "
                                                            "cell of a grid plays the same deals).")] = 0,
-    policy: Annotated[str, typer.Option(
-        "--policy", help=f"Policy: {', '.join(POLICY_FACTORIES)}: team is the team planner; play the "
-                         "planner as the bots and hints play (the smallest card first, the cards "
-                         "that can still win finished first, the next roll looked at); "
-                         "team:NAME=VALUE,... or play:NAME=VALUE,... change the planner's "
-                         "weights; search[:SxT] the planner with S sampled futures played T "
-                         "turns ahead for each card choice (default 6x4; for analysis, up to a "
-                         "second a roll).")] = "random",
+    policy: PolicyOpt = "random",
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON: an object, or a "
                                                          "list of them for a grid.")] = False,
     cards_file: CardsOpt = None,
@@ -608,18 +609,20 @@ def new(
     six_point_cards: SixOpt = False,
     strict_fuse: StrictOpt = False,
     untimed: UntimedOpt = False,
-    play: Annotated[bool, typer.Option("--play", help="Play the game out with the random policy "
-                                                      "(simulated pace) and record every action.")] = False,
+    play: Annotated[bool, typer.Option("--play", help="Play the game out (simulated pace) with "
+                                                      "--policy and record every action.")] = False,
+    policy: PolicyOpt = "random",
     game: GameOpt = "fuse",
     modules: ModulesOpt = None,
     fuse_cards: FuseCardsOpt = None,
 ) -> None:
     """Start a game and write its record (config + seed; with --play, a whole simulated game)."""
     def run() -> None:
+        get_policy(policy)  # an unknown name fails before any work
         config = make_config(_players(players, game), difficulty, setup, six_point_cards, strict_fuse,
                              untimed, cards_file, game, modules or (), fuse_cards)
         if play:
-            record = play_game(config, seed, get_policy("random"), record=True).record
+            record = play_game(config, seed, get_policy(policy), record=True).record
             assert record is not None
         else:
             record = GameRecord(config, seed)
