@@ -417,9 +417,9 @@ PolicyOpt = Annotated[str, typer.Option(
                      "planner as the bots and hints play (the smallest card first, the cards "
                      "that can still win finished first, the next roll looked at); "
                      "team:NAME=VALUE,... or play:NAME=VALUE,... change the planner's "
-                     "weights; search[:SxT] the planner with S sampled futures played T "
+                     "weights; search[:SxT] the team planner with S sampled futures played T "
                      "turns ahead for each card choice (default 6x4; for analysis, up to a "
-                     "second a roll).")]
+                     "second a roll; it wins less often than play).")]
 
 
 def _players(players: int | None, game: str) -> int:
