@@ -129,6 +129,7 @@ def test_sim_text_output() -> None:
     (["replay", "/no/such/game.json"], "cannot read file"),
     (["new", "--players", "0", "--out", "x.json"], "1 to 5 players"),
     (["new", "--play", "--policy", "nope", "--out", "x.json"], "unknown policy 'nope'"),
+    (["new", "--policy", "play", "--out", "x.json"], "add --play"),
 ])
 def test_bad_options_give_one_line_and_exit_2(args: list[str], needle: str) -> None:
     res = runner.invoke(app, args)

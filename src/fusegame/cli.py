@@ -619,6 +619,8 @@ def new(
     """Start a game and write its record (config + seed; with --play, a whole simulated game)."""
     def run() -> None:
         get_policy(policy)  # an unknown name fails before any work
+        if policy != "random" and not play:
+            raise ValueError("--policy chooses who plays the game out: add --play")
         config = make_config(_players(players, game), difficulty, setup, six_point_cards, strict_fuse,
                              untimed, cards_file, game, modules or (), fuse_cards)
         if play:
