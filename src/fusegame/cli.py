@@ -618,13 +618,13 @@ def new(
 ) -> None:
     """Start a game and write its record (config + seed; with --play, a whole simulated game)."""
     def run() -> None:
-        get_policy(policy)  # an unknown name fails before any work
+        chosen = get_policy(policy)  # an unknown name fails before any work
         if policy != "random" and not play:
             raise ValueError("--policy chooses who plays the game out: add --play")
         config = make_config(_players(players, game), difficulty, setup, six_point_cards, strict_fuse,
                              untimed, cards_file, game, modules or (), fuse_cards)
         if play:
-            record = play_game(config, seed, get_policy(policy), record=True).record
+            record = play_game(config, seed, chosen, record=True).record
             assert record is not None
         else:
             record = GameRecord(config, seed)
