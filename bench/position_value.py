@@ -9,15 +9,17 @@
 i)`` for ``i`` from ``--start``, the default pace) and writes, at the start of every turn, what
 the players can see of the position: the time left, the bombs left in the middle, and the work
 of every unfinished card in front of the players and in the row (the expected dice to finish it,
-``bots.value`` as the planner in play models it), with whether the game was won in the end.
+``bots.value`` as the planner in play models it), with whether the game was won in the end. It
+writes the work of the face-down deck's bombs too, which the players do not see: the fit may
+use it as a covariate, the deal's luck, which no choice of the team changes.
 
 ``fit`` fits a logistic model of the chance to win on these positions (three quarters of the
-games; the rest held out) and prints, in words a table can use, what each feature is worth: the
-win chance a bomb more or a die of work more costs at a given time, and how well the model
-predicts the held-out games (log loss and Brier score against the base rate).
+games; the rest held out; ``--features`` chooses from ``NAMES``) and prints each feature's
+weight on the logit, and how well the model predicts the held-out games (log loss and Brier
+score against the base rate alone).
 
-``paired`` fits the model on a level's positions and plays the planner in play against the
-planner in play whose card to take after a defusal is the one the model values most (the
+``paired`` fits the model on a level's positions and plays, at FUSE 3 players, the planner in
+play against the planner in play whose card to take after a defusal is the one the model values most (the
 position once the seat holds it and the row has lost it; late in the game, where the planner
 takes the hardest card, it is left alone), on the same deals: the value put to use.
 
@@ -50,7 +52,8 @@ TP = TeamPlanner(PLAY_WEIGHTS)
 
 def position(s: GameState) -> dict[str, object]:
     """What the players see of ``s`` that the model reads: time and bombs left, the work of the
-    unfinished cards in each seat's hand and in the row."""
+    unfinished cards in each seat's hand and in the row; and the work of the deck's bombs, which
+    they do not see."""
     limit = (s.config.time_limit or 600) * 1000
     hands = [sorted(round(TP.model(s, hc.card).draws(hc.key), 2) for hc in hand if not hc.complete)
              for hand in s.hands]
@@ -88,6 +91,7 @@ def one_game(args: tuple[str, int, int]) -> dict[str, object]:
 
 
 def collect(level: str, games: int, start: int, players: int, out: str, workers: int) -> None:
+    GameConfig(players=players, difficulty=level, game="fuse")  # a bad level fails before the file is written
     jobs = [(level, players, i) for i in range(start, start + games)]
     won = 0
     with open(out, "w", encoding="utf-8") as f, ProcessPoolExecutor(workers) as pool:
@@ -300,14 +304,23 @@ def main() -> None:
     t = sub.add_parser("standing")
     t.add_argument("paths", nargs="+")
     a = ap.parse_args()
-    if a.cmd == "collect":
-        collect(a.level, a.games, a.start, a.players, a.out, a.workers)
-    elif a.cmd == "fit":
-        fit(a.paths, ("bias", *a.features.split(",")))
-    elif a.cmd == "paired":
-        paired(a.level, a.paths, a.games, a.start, a.workers, ("bias", *a.features.split(",")))
-    else:
-        standing(a.paths)
+    names = ("bias", *getattr(a, "features", "").split(","))
+    unknown = [n for n in names if n not in NAMES]
+    if a.cmd in ("fit", "paired") and unknown:
+        ap.error(f"unknown feature {', '.join(unknown)}; known: {', '.join(NAMES[1:])}")
+    try:
+        if a.cmd == "collect":
+            collect(a.level, a.games, a.start, a.players, a.out, a.workers)
+        elif a.cmd == "fit":
+            fit(a.paths, names)
+        elif a.cmd == "paired":
+            paired(a.level, a.paths, a.games, a.start, a.workers, names)
+        else:
+            standing(a.paths)
+    except (OSError, ValueError) as e:  # a missing file, a bad level
+        ap.exit(2, f"position_value.py: {e}\n")
+    except KeyError as e:
+        ap.exit(2, f"position_value.py: not a file `collect` wrote (it has no {e} field)\n")
 
 
 if __name__ == "__main__":
