@@ -45,6 +45,7 @@ from fusegame.rules.config import GameConfig
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, get_policy, play_game
+from fusegame.sim.stats import paired_difference
 
 #: the planner whose card models measure a card's work (the planner in play's)
 TP = TeamPlanner(PLAY_WEIGHTS)
@@ -171,6 +172,9 @@ def fit(paths: list[str], names: tuple[str, ...] = NAMES) -> np.ndarray:
             f = features(p)
             (test_x if held else train_x).append([f[c] for c in cols])
             (test_y if held else train_y).append(float(bool(g["won"])))
+    if len(set(train_y)) < 2 or not test_y:
+        raise ValueError("the games fitted must include both wins and losses, and a quarter held out: "
+                         "collect more games")
     x, y = np.array(train_x), np.array(train_y)
     tx, ty = np.array(test_x), np.array(test_y)
     beta = fit_logistic(x, y)
@@ -252,12 +256,10 @@ def paired(level: str, paths: list[str], games: int, start: int, workers: int,
             if k % 50 == 0:
                 print(f"\r{k}/{games}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    d = (only_b - only_a) / games
-    var = (only_b + only_a - (only_b - only_a) ** 2 / games) / (games * games)
-    h = 1.96 * math.sqrt(max(var, 0.0))
+    d, lo, hi = paired_difference(only_b, only_a, games)
     print(f"3 players {level}, deals {start}-{start + games - 1}: play {100 * a / games:.1f}%, "
-          f"cards by the value {100 * b / games:.1f}% (paired {100 * d:+.1f} [{100 * (d - h):+.1f}, "
-          f"{100 * (d + h):+.1f}]; only play won {only_a}, only the value won {only_b}); "
+          f"cards by the value {100 * b / games:.1f}% (paired {100 * d:+.1f} [{100 * lo:+.1f}, "
+          f"{100 * hi:+.1f}]; only play won {only_a}, only the value won {only_b}); "
           f"{changed} of {choices} card choices changed")
 
 

@@ -27,6 +27,7 @@ from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, get_policy, play_game
 from fusegame.sim.batch import freeze_survivors
 from fusegame.sim.policies import Policy
+from fusegame.sim.stats import paired_difference
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -38,15 +39,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return (max(0.0, c - h), min(1.0, c + h))
-
-
-def paired_diff(only_b: int, only_a: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
-    """Difference in win rate (b minus a) over ``n`` paired deals and its interval, from the deals
-    only b won and only a won."""
-    d = (only_b - only_a) / n
-    var = (only_b + only_a - (only_b - only_a) ** 2 / n) / (n * n)
-    h = z * math.sqrt(max(var, 0.0))
-    return d, d - h, d + h
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -105,7 +97,7 @@ def main() -> None:
         n = a.games
         only_a = sum(x and not y for x, y in zip(wa, wb))
         only_b = sum(y and not x for x, y in zip(wa, wb))
-        d, lo, hi = paired_diff(only_b, only_a, n)
+        d, lo, hi = paired_difference(only_b, only_a, n)
         ca, cb = wilson(sum(wa), n), wilson(sum(wb), n)
         ms = list(new.per_turn.values())
         out["cells"][cell] = {"games": n, "base_wins": sum(wa), "new_wins": sum(wb),

@@ -19,7 +19,7 @@ from fusegame.sim.game import Pace, play_game
 from fusegame.sim.grid import format_pace, parse_difficulties, parse_pace, parse_paces, parse_players
 from fusegame.sim.parallel import BatchRunner, chunk_count, default_workers, run_parallel, split
 from fusegame.sim.policies import get_policy
-from fusegame.sim.stats import Z95, mean_interval, sample_sd, wilson_interval
+from fusegame.sim.stats import Z95, mean_interval, paired_difference, sample_sd, wilson_interval
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MINI = str(DATA / "mini_cards.toml")
@@ -54,6 +54,19 @@ def test_wilson_interval_by_hand() -> None:
     assert Z95 == pytest.approx(1.959964, abs=1e-6)
     with pytest.raises(ValueError):
         wilson_interval(11, 10)
+
+
+def test_paired_difference_by_hand() -> None:
+    # 48 deals only b won, 32 only a, of 1,000: d = 0.016; var = (80 - 16²/1000) / 1000² =
+    # 79.744e-6, so half = 1.96 * 0.0089300 = 0.0175028
+    d, lo, hi = paired_difference(48, 32, 1000, z=1.96)
+    assert d == pytest.approx(0.016) and (lo, hi) == pytest.approx((-0.0015028, 0.0335028), abs=1e-6)
+    # as many each way: no difference, an interval around it; none either way: none at all
+    d, lo, hi = paired_difference(20, 20, 500)
+    assert d == 0 and lo == pytest.approx(-hi) and hi > 0
+    assert paired_difference(0, 0, 300) == (0.0, 0.0, 0.0)
+    with pytest.raises(ValueError):
+        paired_difference(600, 500, 1000)
 
 
 def test_mean_interval_and_sample_sd_by_hand() -> None:

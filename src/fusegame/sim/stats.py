@@ -41,6 +41,22 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def paired_difference(only_b: int, only_a: int, pairs: int, z: float = Z95) -> tuple[float, float, float]:
+    """The difference in win rate, b minus a, over ``pairs`` deals each played by both, and its
+    normal interval (95% by default), from the deals only b won and only a won: the deals both
+    won or both lost carry no difference, so only the discordant ones count (McNemar's).
+
+    >>> [round(x, 4) for x in paired_difference(48, 32, 1000)]
+    [0.016, -0.0015, 0.0335]
+    """
+    if pairs <= 0 or only_a < 0 or only_b < 0 or only_a + only_b > pairs:
+        raise ValueError(f"need discordant deals within the pairs, got {only_b} + {only_a} of {pairs}")
+    d = (only_b - only_a) / pairs
+    var = (only_b + only_a - (only_b - only_a) ** 2 / pairs) / (pairs * pairs)
+    h = z * math.sqrt(max(var, 0.0))
+    return d, d - h, d + h
+
+
 def mean(values: Sequence[float]) -> float:
     """The arithmetic mean (0 for no values)."""
     return sum(values) / len(values) if values else 0.0
