@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -27,18 +26,7 @@ from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, get_policy, play_game
 from fusegame.sim.batch import freeze_survivors
 from fusegame.sim.policies import Policy
-from fusegame.sim.stats import paired_difference
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+from fusegame.sim.stats import paired_difference, wilson_interval
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -98,7 +86,7 @@ def main() -> None:
         only_a = sum(x and not y for x, y in zip(wa, wb))
         only_b = sum(y and not x for x, y in zip(wa, wb))
         d, lo, hi = paired_difference(only_b, only_a, n)
-        ca, cb = wilson(sum(wa), n), wilson(sum(wb), n)
+        ca, cb = wilson_interval(sum(wa), n), wilson_interval(sum(wb), n)
         ms = list(new.per_turn.values())
         out["cells"][cell] = {"games": n, "base_wins": sum(wa), "new_wins": sum(wb),
                               "base_ci": ca, "new_ci": cb, "diff": d, "diff_ci": (lo, hi),

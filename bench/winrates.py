@@ -24,6 +24,7 @@ from typing import Any
 
 from fusegame.rules.config import GameConfig
 from fusegame.sim import Pace, game_seed, get_policy, play_game
+from fusegame.sim.stats import wilson_interval
 
 LEVELS = {"fuse": ["training", "standard", "expert", "elite", "insane"],
           "countdown": ["training", "standard", "expert", "elite", "heroic"]}
@@ -40,16 +41,6 @@ def _chunk(args: tuple[str, str, int, str, int, int, int]) -> tuple[str, list[tu
         r = play_game(config, game_seed(seed, i), policy, pace)
         out.append((i, r.won, r.score))
     return f"{players}/{level}", out
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def main() -> None:
@@ -96,7 +87,7 @@ def main() -> None:
                 sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
                 half = 1.96 * sd / math.sqrt(n)
                 done[key] = {"games": n, "wins": wins, "win_rate": wins / n,
-                             "win_rate_ci": wilson(wins, n), "mean_score": mean,
+                             "win_rate_ci": wilson_interval(wins, n), "mean_score": mean,
                              "mean_score_ci": (mean - half, mean + half)}
                 if a.out is not None:
                     a.out.write_text(json.dumps({"policy": a.policy, "game": a.game, "seed": a.seed,

@@ -24,6 +24,7 @@ from typing import Any
 from fusegame.cards.model import FuseEffect
 from fusegame.constraints import EMPTY
 from fusegame.dice import COLOURS, LETTERS, TYPE_LABELS, colours_text
+from fusegame.pace import PaceLine
 from fusegame.rules.config import Game, GameConfig, quota
 from fusegame.rules.ending import clock_ms
 from fusegame.rules.fuse_cards import RollSix
@@ -52,6 +53,18 @@ def _bag_counts(state: GameState) -> dict[str, int]:
         key = colours_text(state.dice.colours[d])
         counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def pace_view(state: GameState) -> dict[str, Any] | None:
+    """The facts the pace gauge reads (``fusegame.pace``): the bombs in the middle at the start,
+    those taken from it so far, and the line's time a bomb; ``None`` where it does not apply (an
+    untimed game, or Insane and Heroic, where the hands must be cleared too)."""
+    cfg = state.config
+    if cfg.time_limit is None or cfg.difficulty.top:
+        return None
+    line = PaceLine(cfg.middle_size, cfg.time_limit * 1000)
+    return {"needed": line.needed, "taken": line.needed - state.bombs_in_middle(),
+            "every_ms": round(line.every_ms)}
 
 
 def score_so_far(state: GameState) -> dict[str, int]:
@@ -157,6 +170,7 @@ def observation(state: GameState, seat: int, *, legal_actions: bool = True) -> d
                    for s, dec in state.to_act().items()},
         "legal_actions": [str(a) for a in state.legal_actions(seat)] if legal_actions else None,
         "score": score_so_far(state),
+        "pace": pace_view(state),
         "outcome": state.outcome.to_dict() if state.outcome else None,
     }
     for part in parts:

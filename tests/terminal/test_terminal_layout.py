@@ -11,6 +11,8 @@ from terminaltable import local_app, shown, until
 
 from fusegame.server.storage import Storage
 from fusegame.terminal.app import EndScreen, FuseApp
+from fusegame.terminal.render import pace_text
+from fusegame.terminal.texts import Words
 from fusegame.words import event_text
 
 
@@ -29,6 +31,7 @@ def test_80x24_shows_the_clock_the_roll_and_your_cards() -> None:
             assert not app.screen.query_one("#right").display
             top = shown(app, "#top")
             assert "10:00" in top or "09:5" in top
+            assert "pace on the line" in top  # no bomb taken, and the line has not taken one yet
             roll = shown(app, "#roll")
             for d in app.table.rolled():
                 assert str(d["die"]) in roll  # colour letters and number, never colour alone
@@ -110,3 +113,18 @@ def test_time_up_ends_the_game_with_the_score_breakdown(tmp_path: Path) -> None:
         assert entry is not None and entry.reason == "time-up" and not entry.won
         storage.close()
     asyncio.run(go())
+
+
+def test_the_top_line_holds_the_bombs_taken_against_the_pace_line() -> None:
+    # 21 bombs on a 10-minute clock: with five minutes left the line has taken 12
+    view = {"pace": {"needed": 21, "taken": 9, "every_ms": 25_000}, "time_limit_ms": 600_000, "outcome": None}
+    assert pace_text(view, 300_000, Words("en")) == "pace [bold #ff5a4f]3 behind[/]"
+    assert pace_text(view, 300_000, Words("es")) == "ritmo [bold #ff5a4f]3 por detrás[/]"
+    ahead = {**view, "pace": {"needed": 21, "taken": 14, "every_ms": 25_000}}
+    assert pace_text(ahead, 300_000, Words("en")) == "pace [bold #4cd37c]2 ahead[/]"
+    assert pace_text(view, 350_000, Words("en")) == "pace [bold #ffcc4d]1 behind[/]"  # 4:10 played: 10
+    # no gauge once the middle is empty, the game over, or without a clock
+    emptied = {**view, "pace": {"needed": 21, "taken": 21, "every_ms": 25_000}}
+    assert pace_text(emptied, 100_000, Words("en")) == ""
+    assert pace_text({**view, "outcome": {"won": False}}, 0, Words("en")) == ""
+    assert pace_text({**view, "pace": None}, 300_000, Words("en")) == ""

@@ -380,6 +380,25 @@ def test_a_hint_is_shown_with_its_reason_in_words(server: Server, browser: Brows
         shot(page, f"{shot_name}-{name}-es")
 
 
+def test_the_clock_shows_the_bombs_taken_against_the_pace_line(server: Server, browser: Browser) -> None:
+    # one bomb left of the 21 a 3-player Standard game starts with, and a minute on the clock: the
+    # line (a bomb every 25 s) emptied the middle at 8:45, so the table is a bomb behind it
+    position = {**LAST_BOMB, "time_left": 60}
+    for name, page in viewport_pages(browser):
+        hinted_position(server, page, position)
+        gauge = page.get_by_test_id("pace")
+        expect(gauge).to_be_visible()
+        expect(gauge).to_have_attribute("data-level", "behind")
+        if name == "desktop":
+            expect(gauge).to_have_text(re.compile(r"Pace\s*1 behind", re.I))
+            expect(gauge).to_have_attribute("title", re.compile("a bomb every 25 s"))
+            shot(page, f"play-pace-{name}")
+            page.get_by_test_id("lang-switch").select_option("es")
+        expect(gauge).to_have_text(re.compile(r"Ritmo\s*1 por detrás", re.I))
+        expect(gauge).to_have_attribute("title", re.compile("una bomba cada 25 s"))
+        shot(page, f"play-pace-{name}-es")
+
+
 #: tests/scenarios/hints/penalty_free.yaml and penalty_cost.yaml: nothing rolled fits Ana's card,
 #: and the dice left for the penalty cost nothing (no die is on any card yet) or a little
 PENALTY_HINTS = {name: yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / f"{name}.yaml").read_text())

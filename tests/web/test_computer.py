@@ -235,3 +235,52 @@ def test_screenshots_at_the_table(server: Server, browser: Browser, size: str, l
             expect(page.get_by_test_id("score-save")).to_have_text("Guardar en el Registro BDT")
     finally:
         context.close()
+
+
+def test_the_bombs_taken_are_held_against_the_pace_line(server: Server, ctx: BrowserContext) -> None:
+    page = ctx.new_page()
+    page.clock.install(time=T0)
+    page.goto(server.base + "/#/computer")
+    page.clock.pause_at(T0.replace(second=5))
+    choose(page, "fuse", 3, "standard")
+    expect(page.get_by_test_id("setup-face-down").locator(".figure")).to_have_text("16")
+    page.get_by_test_id("clock-start").click()
+    # 21 bombs in the middle on a 10-minute clock: the line takes a bomb every 25 s
+    gauge = page.get_by_test_id("computer-pace")
+    expect(gauge).to_contain_text("on the line")
+    expect(gauge).to_have_attribute("title", re.compile("a bomb every 25 s"))
+    page.clock.fast_forward(60_000)  # the line has taken 2.4 bombs, the table none
+    expect(gauge).to_contain_text("2 behind")
+    expect(gauge).to_have_attribute("data-level", "behind")
+    for _ in range(3):
+        page.get_by_test_id("taken-plus").click()
+    expect(page.get_by_test_id("taken-value")).to_have_text("3")
+    expect(gauge).to_contain_text("1 ahead")
+    expect(gauge).to_have_attribute("data-level", "ahead")
+    page.clock.fast_forward(240_000)  # five minutes played: the line has taken 12
+    expect(gauge).to_contain_text("9 behind")
+    expect(gauge).to_have_attribute("data-level", "far")
+    # said at the minute mark too, for a table that counts
+    expect(page.get_by_test_id("announce")).to_have_text("5 minutes left. Pace: 9 behind.")
+    shot(page, "computer-pace-desktop")
+    page.get_by_test_id("taken-minus").click()  # a tap too many taken back
+    expect(page.get_by_test_id("taken-value")).to_have_text("2")
+    expect(gauge).to_contain_text("10 behind")
+    page.reload()  # the count is kept with the clock
+    expect(page.get_by_test_id("taken-value")).to_have_text("2")
+    page.get_by_test_id("lang-switch").select_option("es")
+    expect(page.get_by_test_id("computer-pace")).to_contain_text("10 por detrás")
+    expect(page.get_by_test_id("taken")).to_contain_text("Bombas tomadas del centro")
+
+
+def test_no_pace_line_at_insane_where_the_hands_must_be_cleared_too(server: Server,
+                                                                   ctx: BrowserContext) -> None:
+    page = ctx.new_page()
+    page.goto(server.base + "/#/computer")
+    choose(page, "fuse", 3, "top")
+    expect(page.get_by_test_id("comp-c-level")).to_have_value("top")
+    expect(page.get_by_test_id("clock-start")).to_be_enabled()
+    page.get_by_test_id("clock-start").click()
+    expect(page.get_by_test_id("clock-pause")).to_be_visible()
+    expect(page.get_by_test_id("taken")).to_have_count(0)
+    expect(page.get_by_test_id("computer-pace")).to_have_count(0)

@@ -202,6 +202,12 @@ class GameConfig:
         return self.spec.deck_size(self.players, self.difficulty)
 
     @property
+    def middle_size(self) -> int:
+        """Bomb cards in the middle once the hands are dealt (the row and draw pile, or the level
+        stacks): the bombs a table must take to empty it."""
+        return self.deck_size - (self.hand_size * self.players if self.hands_in_deck else 0)
+
+    @property
     def hands_in_deck(self) -> bool:
         """Countdown deals the hands from the built deck (G-04)."""
         return self.spec.hands_in_deck

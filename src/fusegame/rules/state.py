@@ -267,6 +267,13 @@ class GameState:
             return self.stacks.has_bombs()
         return bool(self.row) or any(c in self._bombs for c in self.deck)
 
+    def bombs_in_middle(self) -> int:
+        """How many bomb cards are left in the row and deck (or the level stacks): the bombs a
+        table must still take to empty the middle."""
+        if self.stacks is not None:
+            return sum(len(s) for s in self.stacks.piles.values())
+        return len(self.row) + sum(1 for c in self.deck if c in self._bombs)
+
     def sparks_in_play(self) -> int:
         """How many spark cards lie in front of the players."""
         return sum(1 for hand in self.hands for hc in hand if hc.card in self._sparks)

@@ -37,6 +37,7 @@ class TableSetup:
     hand_rule: dict[str, int]  #: {"limit": n}: a pair needs a card worth n or less; {"distinct": 3} solo
     row: int  #: face-up cards in the middle (0 in the stacks setup: one stack per level instead)
     face_down: int  #: bomb cards left face down once the hands and the row are out
+    middle: int  #: bomb cards in the middle once the hands are out: the bombs to take to empty it
     fuse_cards: int
     fuse_range: tuple[int, int]  #: the fewest and most fuse cards the players may choose here
     fuse_from: str  #: the first difficulty with fuse cards
@@ -61,7 +62,8 @@ class TableSetup:
             "game": self.game, "title": self.title, "players": self.players, "difficulty": self.difficulty,
             "deck": self.deck, "hands_in_deck": self.hands_in_deck, "hand_size": self.hand_size,
             "hand_rule": {"kind": "pair", **self.hand_rule} if pair else {"kind": "solo", **self.hand_rule},
-            "row": self.row, "face_down": self.face_down, "fuse_cards": self.fuse_cards,
+            "row": self.row, "face_down": self.face_down, "middle": self.middle,
+            "fuse_cards": self.fuse_cards,
             "fuse_range": {"min": self.fuse_range[0], "max": self.fuse_range[1]}, "fuse_from": self.fuse_from,
             "sparks": self.sparks, "roles": self.roles,
             "dice": [{"colours": c, "count": n} for c, n in self.dice], "dice_total": self.dice_total,
@@ -101,7 +103,8 @@ def table_setup(config: GameConfig) -> TableSetup:
         difficulty=config.difficulty.value, deck=config.deck_size, hands_in_deck=config.hands_in_deck,
         hand_size=config.hand_size,
         hand_rule={"distinct": SOLO_DISTINCT} if players == 1 else {"limit": config.hand_limit},
-        row=row, face_down=face_down, fuse_cards=config.fuse_count, fuse_range=config.fuse_range(),
+        row=row, face_down=face_down, middle=config.middle_size, fuse_cards=config.fuse_count,
+        fuse_range=config.fuse_range(),
         fuse_from=spec.fuse_cards.first.value,
         sparks=len(config.playable.sparks) if config.uses_sparks else 0,
         roles=players if config.uses_roles else 0, dice=tuple(dice),

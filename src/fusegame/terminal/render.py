@@ -18,6 +18,7 @@ from fusegame.cards.catalogue import builtin_catalogue
 from fusegame.cards.model import BombCard, CardShape, Layout
 from fusegame.cards.notation import parse, print_clause, print_pred
 from fusegame.cards.words import CardWords, card_words
+from fusegame.pace import PaceLine, level
 from fusegame.terminal.table import Table
 from fusegame.terminal.texts import TEXTS, Words
 from fusegame.words import cause_text, event_text, hint_reason, hint_text, seat_name
@@ -187,6 +188,9 @@ def top_line(t: Table, w: Words) -> str:
     clock = mmss(left) if left is not None else w("untimed")
     urgent = "bold white on #c0392b" if left is not None and left < 60_000 else "bold reverse"
     parts = [f"[bold]{title}[/]", f"[{urgent}] {clock} [/]"]
+    gauge = pace_text(v, left, w)
+    if gauge:
+        parts.append(gauge)
     if v:
         parts.append(f"{w('turn')} {v.get('turn', 0)} · {w('leader')} "
                      f"{escape(_name(t, int(v.get('leader', 0)), w.lang))}")
@@ -194,6 +198,24 @@ def top_line(t: Table, w: Words) -> str:
         score = (t.outcome or {}).get("score") or v.get("score") or {}
         parts.append(f"{w('score')} [bold]{score.get('total', 0)}[/]")
     return "  ".join(parts)
+
+
+#: the gauge's colours, as on the game screen
+PACE_STYLES = {"ahead": "bold #4cd37c", "line": "bold #4cd37c", "behind": "bold #ffcc4d",
+               "far": "bold #ff5a4f"}
+
+
+def pace_text(v: dict[str, Any], left: int | None, w: Words) -> str:
+    """The pace gauge (``fusegame.pace``): the bombs taken against the line, while the middle still
+    holds bombs in a timed game that goes on; empty otherwise."""
+    p = v.get("pace")
+    limit = v.get("time_limit_ms")
+    if not p or left is None or not limit or v.get("outcome") or p["taken"] >= p["needed"]:
+        return ""
+    step = PaceLine(int(p["needed"]), int(limit)).step(int(p["taken"]), int(limit) - left)
+    words = (w("pace.ahead", n=step) if step > 0 else w("pace.line") if step == 0
+             else w("pace.behind", n=-step))
+    return f"{w('pace')} [{PACE_STYLES[level(step)]}]{words}[/]"
 
 
 def _name(t: Table, seat: int, lang: str) -> str:

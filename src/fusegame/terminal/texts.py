@@ -66,6 +66,7 @@ EN: dict[str, str] = {
     "no_moves": "nothing to do now",
     "unused": "unused", "penalty_die": "Penalty die", "bonus_die": "Bonus die",
     "must_roll_six": "Must roll a 6: {who}",
+    "pace": "pace", "pace.ahead": "{n} ahead", "pace.line": "on the line", "pace.behind": "{n} behind",
 }
 
 ES: dict[str, str] = {
@@ -125,6 +126,8 @@ ES: dict[str, str] = {
     "no_moves": "nada que hacer ahora",
     "unused": "sin usar", "penalty_die": "Dado de penalización", "bonus_die": "Dado extra",
     "must_roll_six": "Debe sacar un 6: {who}",
+    "pace": "ritmo", "pace.ahead": "{n} por delante", "pace.line": "en la línea",
+    "pace.behind": "{n} por detrás",
 }
 
 TEXTS: dict[str, dict[str, str]] = {"en": EN, "es": ES}

@@ -9,6 +9,7 @@ import {t} from './i18n.js';
 import {api} from './api.js';
 import {markPage, toast} from './ui.js';
 import {isMuted, setMuted, onMuteChange, play, say} from './sound.js';
+import {PaceGauge, paceLine, paceStep} from './pace.js';
 
 const STORE_KEY = 'fuse.computer';
 const GAMES = ['fuse', 'countdown', 'integrated', 'epic'];
@@ -31,6 +32,7 @@ function fresh() {
     minutes: 10,
     clock: {lengthMs: 600_000, startedAt: null, pausedAt: null, pausedMs: 0, stoppedLeftMs: null, result: null},
     tick: false,
+    taken: 0, // bombs taken from the middle, counted at the table for the pace gauge
     score: null, // {won, bombs: {value: n}, fuse_cards, sparks, names, timeLeftMs}
     savedId: null,
   };
@@ -78,6 +80,7 @@ export class TableComputerPage {
     this.announcement = '';
     this.saving = false;
     this.saveError = null;
+    this.gauge = new PaceGauge('computer-pace');
     this.timer = setInterval(() => this.tick(), 100);
     this.onVisible = () => {
       if (document.visibilityState === 'visible' && this.running()) this.keepAwake(true);
@@ -160,6 +163,7 @@ export class TableComputerPage {
     c.pausedMs = 0;
     c.stoppedLeftMs = null;
     c.result = null;
+    this.s.taken = 0;
     this.s.stage = 'clock';
     this.lastLeft = c.lengthMs;
     this.save();
@@ -253,6 +257,7 @@ export class TableComputerPage {
       face.classList.toggle('urgent', left <= 30_000 && c.startedAt !== null);
       face.setAttribute('aria-label', t('comp.clockAria', {time: this.spokenTime(Math.ceil(left / 1000) * 1000)}));
     }
+    this.showPace(left);
     if (!this.running()) return;
     const prev = this.lastLeft ?? left;
     this.lastLeft = left;
@@ -263,7 +268,7 @@ export class TableComputerPage {
     // a mark is crossed between the last tick and this one: the minutes, half a minute, the last ten
     const crossed = (mark) => prev > mark && left <= mark;
     for (let m = Math.floor(c.lengthMs / 60_000) - 1; m >= 1; m--) {
-      if (crossed(m * 60_000)) this.announce(t(m === 1 ? 'comp.sayOneMinute' : 'comp.sayMinutes', {n: m}));
+      if (crossed(m * 60_000)) this.announce(this.withPace(t(m === 1 ? 'comp.sayOneMinute' : 'comp.sayMinutes', {n: m}), left));
     }
     if (crossed(30_000)) {
       this.announce(t('comp.say30'));
@@ -279,6 +284,43 @@ export class TableComputerPage {
         this.nextTick = left - every;
       }
     }
+  }
+
+  /** The pace line for this game's middle and clock, or null where the gauge does not apply. */
+  line() {
+    const s = this.setup;
+    if (!s || !s.middle || this.s.options.level === 'top') return null;
+    return paceLine(s.middle, this.s.clock.lengthMs);
+  }
+
+  showPace(left) {
+    const line = this.line();
+    const c = this.s.clock;
+    if (!line || c.startedAt === null || c.stoppedLeftMs !== null || this.s.taken >= line.needed) {
+      this.gauge.hide();
+      return;
+    }
+    this.gauge.show(paceStep(line.needed, line.every_ms, this.s.taken, c.lengthMs - left), line.every_ms);
+  }
+
+  /** A minute mark's words, and the pace where the table counts the bombs it takes. */
+  withPace(text, left) {
+    const line = this.line();
+    if (!line || !this.s.taken || this.s.taken >= line.needed) return text;
+    const step = paceStep(line.needed, line.every_ms, this.s.taken, this.s.clock.lengthMs - left);
+    const key = step > 0 ? 'comp.sayAhead' : step === 0 ? 'comp.sayOnLine' : 'comp.sayBehind';
+    return `${text} ${t(key, {n: Math.abs(step)})}`;
+  }
+
+  /** The count of bombs taken, one up or down (a tap too many is taken back with the minus). */
+  countTaken(d) {
+    const line = this.line();
+    const most = line ? line.needed : 99;
+    this.s.taken = Math.max(0, Math.min(most, (this.s.taken || 0) + d));
+    this.save();
+    const el = this.root.querySelector('[data-testid="taken-value"]');
+    if (el) el.textContent = String(this.s.taken);
+    this.showPace(this.left());
   }
 
   /** The Screen Wake Lock API keeps a phone on the table from going dark while the clock runs. */
@@ -515,10 +557,28 @@ export class TableComputerPage {
       h('h2', {class: 'sr-only'}, t('comp.step.clock')),
       h('div', {class: 'big-clock', role: 'timer', dataset: {testid: 'computer-clock'}}, mmss(this.left())),
       paused ? h('p', {class: 'paused-note', dataset: {testid: 'paused'}}, t('comp.paused')) : null,
+      stopped || !this.line() ? null : this.takenCounter(),
       h('p', {class: 'announce', role: 'status', dataset: {testid: 'announce'}}, this.announcement),
       controls,
       toggles,
       h('p', {class: 'muted small wake', dataset: {testid: 'wake-status', state: this.wake}}, this.wakeText()));
+  }
+
+  /** The score pile counted at the table, and the pace gauge beside it. */
+  takenCounter() {
+    const label = t('comp.taken');
+    return h('div', {class: 'taken', dataset: {testid: 'taken'}},
+      h('div', {class: 'stepper'},
+        h('span', {class: 'taken-label', id: 'taken-label'}, label),
+        h('div', {class: 'stepper-controls'},
+          h('button', {type: 'button', class: 'btn step', 'aria-label': t('comp.less', {what: label}),
+            dataset: {testid: 'taken-minus'}, onclick: () => this.countTaken(-1)}, '−'),
+          h('output', {class: 'taken-value', 'aria-labelledby': 'taken-label', 'aria-live': 'polite',
+            dataset: {testid: 'taken-value'}}, String(this.s.taken || 0)),
+          h('button', {type: 'button', class: 'btn step big-step', 'aria-label': t('comp.more', {what: label}),
+            dataset: {testid: 'taken-plus'}, onclick: () => this.countTaken(1)}, '+'))),
+      this.gauge.el,
+      h('p', {class: 'muted small'}, t('comp.takenHelp')));
   }
 
   confirmReset() {

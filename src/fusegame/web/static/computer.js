@@ -2,6 +2,7 @@
 import {h, mmss} from './dom.js';
 import {t} from './i18n.js';
 import {say, play} from './sound.js';
+import {PaceGauge, paceStep} from './pace.js';
 
 export class ShipComputer {
   constructor() {
@@ -13,7 +14,10 @@ export class ShipComputer {
     this.spoken = new Set();
     this.el = h('div', {class: 'clock', role: 'timer', dataset: {testid: 'clock'}});
     this.label = h('div', {class: 'clock-label'});
-    this.box = h('div', {class: 'computer'}, this.label, this.el);
+    this.gauge = new PaceGauge();
+    this.pace = null; // the view's pace facts (null: no gauge in this game)
+    this.limit = null;
+    this.box = h('div', {class: 'computer'}, this.label, this.el, this.gauge.el);
     this.timer = setInterval(() => this.tick(), 200);
     this.tick();
   }
@@ -29,6 +33,10 @@ export class ShipComputer {
     this.running = (untimed || Boolean(clock && clock.running)) && !(view && view.outcome) &&
       !(view && view.clock_stopped_ms !== null && view.clock_stopped_ms !== undefined);
     this.stopped = Boolean(view && view.clock_stopped_ms !== null && view.clock_stopped_ms !== undefined);
+    // the gauge while the middle still holds bombs and the game goes on
+    const pace = view && !view.outcome ? view.pace : null;
+    this.pace = pace && pace.taken < pace.needed ? pace : null;
+    this.limit = view ? view.time_limit_ms : null;
     this.tick();
   }
 
@@ -58,6 +66,12 @@ export class ShipComputer {
     this.box.className = ['computer', left <= 60000 ? 'warn' : '', left <= 30000 && left > 0 ? 'urgent' : '',
       left <= 10000 ? 'critical' : '',
       this.running ? '' : 'paused'].filter(Boolean).join(' ');
+    if (this.pace && this.limit) {
+      const p = this.pace;
+      this.gauge.show(paceStep(p.needed, p.every_ms, p.taken, this.limit - left), p.every_ms);
+    } else {
+      this.gauge.hide();
+    }
     if (this.running && this.prev !== null) this.announce(this.prev, left);
     this.prev = this.running ? left : null;
   }

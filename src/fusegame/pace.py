@@ -1,0 +1,59 @@
+"""The pace line: how many bombs a table should have taken by now to be on course for a win.
+
+The line is a steady pace that empties the middle with an eighth of the clock to spare (1:15 of
+the 10:00): at FUSE 3 players Standard, 21 bombs, a bomb every 25 seconds. A table counts the
+bombs it has taken (its score pile) against the line; the bots' games say what being ahead of it
+or behind it is worth (``bench/pace_line.py``, the README's "How a table can tell how it stands").
+The game screen and the Ship's Computer show it as the pace gauge.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+#: the share of the clock the line leaves to spare when the middle is empty
+SPARE = 1 / 8
+
+
+@dataclass(frozen=True)
+class PaceLine:
+    """A steady pace for ``needed`` bombs on a clock of ``clock_ms``."""
+
+    needed: int
+    clock_ms: int
+
+    def __post_init__(self) -> None:
+        if self.needed < 1 or self.clock_ms < 1:
+            raise ValueError(f"a pace line needs bombs and a clock, not {self.needed} and {self.clock_ms} ms")
+
+    @property
+    def every_ms(self) -> float:
+        """The time the line allows a bomb."""
+        return self.clock_ms * (1 - SPARE) / self.needed
+
+    def expected(self, elapsed_ms: int) -> float:
+        """The bombs the line has taken after ``elapsed_ms`` of play."""
+        return min(float(self.needed), max(0, elapsed_ms) / self.every_ms)
+
+    def ahead(self, taken: int, elapsed_ms: int) -> float:
+        """How many bombs ``taken`` is ahead of the line (behind it when negative)."""
+        return taken - self.expected(elapsed_ms)
+
+    def step(self, taken: int, elapsed_ms: int) -> int:
+        """``ahead`` to the nearest whole bomb, as the gauge shows it (halves round up, as the
+        browser's ``Math.round`` does)."""
+        return math.floor(self.ahead(taken, elapsed_ms) + 0.5)
+
+
+#: three bombs behind the line or more: the gauge's red, where a third or more of games are lost
+FAR_BEHIND = -3
+
+
+def level(step: int) -> str:
+    """The gauge's colour for a step: ``ahead``, ``line``, ``behind`` or ``far``."""
+    if step > 0:
+        return "ahead"
+    if step == 0:
+        return "line"
+    return "behind" if step > FAR_BEHIND else "far"
