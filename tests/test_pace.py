@@ -13,6 +13,7 @@ from fusegame.rules.events import Event
 from fusegame.rules.setup import new_game
 from fusegame.rules.state import GameState
 from fusegame.rules.tabletop import table_setup
+from fusegame.server.replays import Replay
 from fusegame.sim import Pace, game_seed, get_policy, play_game
 
 GAMES = {"fuse": range(1, 6), "countdown": range(1, 5), "integrated": range(1, 5), "epic": range(6, 10)}
@@ -90,3 +91,20 @@ def test_no_gauge_without_a_clock_or_where_the_hands_must_be_cleared_too() -> No
     assert observation(insane, 0)["pace"] is None
     heroic = new_game(GameConfig(players=3, difficulty="heroic", game="countdown"), 1)
     assert observation(heroic, 0)["pace"] is None
+
+
+def test_a_replay_holds_the_bombs_taken_step_by_step() -> None:
+    config = GameConfig(players=3, difficulty="training")
+    record = play_game(config, game_seed(2026, 1), get_policy("play"), Pace(), record=True).record
+    assert record is not None and record.outcome is not None and record.outcome.won
+    summary = Replay(record).summary()
+    pace, steps = summary["pace"], summary["steps"]
+    assert (pace["needed"], pace["clock_ms"]) == (config.middle_size, 600_000)
+    taken = pace["taken"]
+    assert taken[0] == [0, 0, 0] and taken[-1][1] == config.middle_size  # from the deal to the win
+    assert [n for _, n, _ in taken] == sorted(n for _, n, _ in taken)
+    assert all(steps[step]["time_ms"] == ms for ms, _, step in taken)
+    untimed = play_game(GameConfig(players=3, difficulty="training", time_limit=None), game_seed(2026, 1),
+                        get_policy("play"), Pace(), record=True).record
+    assert untimed is not None
+    assert Replay(untimed).summary()["pace"] is None

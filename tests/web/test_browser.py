@@ -24,6 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Viewport
 from fusegame import GameConfig, new_game
 from fusegame.bots.hints import hint
 from fusegame.bots.team import TeamPlanner
+from fusegame.pace import PaceLine
 from fusegame.record import GameRecord
 from fusegame.rules.actions import with_time
 from fusegame.scenario import scenario_from_data
@@ -31,6 +32,7 @@ from fusegame.server.app import create_app
 from fusegame.server.options import RoomOptions, parse_options
 from fusegame.server.room import Room
 from fusegame.server.storage import entry_from_state
+from fusegame.sim import Pace, get_policy, play_game
 from fusegame.words import hint_reason
 from liveserver import Server, served
 
@@ -565,6 +567,64 @@ def test_the_replay_viewer_tells_each_step_in_words(server: Server, browser: Bro
                 # words only: no action text (p0, d12, @1500) on the page
                 expect(info).not_to_contain_text(re.compile(r"\bp\d+\b|\bd\d+\b|@\d"))
                 shot(page, f"replay-{name}-{lang}")
+        finally:
+            ctx.close()
+
+
+def timed_logged_game(server: Server) -> int:
+    """A 3-player Standard game played by the planner in play at the default pace (its clock
+    running), kept in the server's log."""
+    options = parse_options({"players": 3, "difficulty": "standard", "seed": 5})
+    record = play_game(options.config, 5, get_policy("play"), Pace(), record=True).record
+    assert record is not None
+    state = new_game(options.config, 5)
+    for action in record.actions:
+        state.apply(action)
+    log_id: int = server.app.state.storage.save_game(entry_from_state(state, record, ["Ana", "Bo", "Cy"], 2,
+                                                                       options.to_dict()))
+    return log_id
+
+
+def test_the_replay_pictures_the_bombs_taken_against_the_pace_line(server: Server, browser: Browser) -> None:
+    log_id = timed_logged_game(server)
+    replay = httpx.get(f"{server.base}/api/log/{log_id}/replay").json()
+    steps, pace = replay["steps"], replay["pace"]
+    # 21 bombs on the 10-minute clock; the bombs taken from the deal on, each at the step that took it
+    assert (pace["needed"], pace["every_ms"], pace["clock_ms"]) == (21, 25_000, 600_000)
+    taken = pace["taken"]
+    assert taken[0] == [0, 0, 0]
+    assert [n for _, n, _ in taken] == sorted({n for _, n, _ in taken})  # one entry a change, rising
+    assert all(steps[step]["time_ms"] == ms for ms, _, step in taken)
+    line = PaceLine(21, 600_000)
+
+    def at(ms: int) -> int:
+        return max(n for t, n, _ in taken if t <= ms)
+
+    words = {step: "on the line" if step == 0 else f"{abs(step)} {'ahead' if step > 0 else 'behind'}"
+             for step in range(-21, 22)}
+    expected = [f"after {m} min: {words[line.step(at(m * 60_000), m * 60_000)]}" for m in (3, 5)]
+    for name, viewport in VIEWPORTS.items():
+        ctx = browser.new_context(viewport=viewport)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.base}/#/log/{log_id}")
+            chart = page.get_by_test_id("pace-chart")
+            expect(chart).to_be_visible()
+            summary = page.get_by_test_id("pace-summary")
+            for phrase in expected:
+                expect(summary).to_contain_text(phrase)
+                expect(chart).to_have_attribute("aria-label", re.compile(re.escape(phrase)))
+            # a tap on the picture at five minutes goes to the step played then
+            box = chart.locator("svg").bounding_box()
+            assert box is not None
+            chart.click(position={"x": box["width"] * (30 + 320 * 0.5) / 360, "y": box["height"] / 2})
+            expect(page.locator("[data-page='replay']")).not_to_have_attribute("data-step", "0")
+            step = int(page.locator("[data-page='replay']").get_attribute("data-step") or 0)
+            assert 290_000 <= steps[step]["time_ms"] <= 330_000
+            if (steps[step]["act"] or {}).get("verb") == "tick":  # a turn's time, not the clock's end
+                expect(page.get_by_test_id("step-action")).to_have_text("The turn’s time passes")
+            expect(chart.locator("line.now")).to_have_count(1)
+            shot(page, f"replay-pace-{name}")
         finally:
             ctx.close()
 

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from fusegame.observe import pace_view
 from fusegame.record import GameRecord, replay
 from fusegame.rules.state import GameState
 from fusegame.server.room import event_dict, public_view
@@ -28,20 +29,29 @@ class Replay:
                                              "events": []}]
         start = record.initial_state()
         self.checkpoints: list[GameState] = [start.clone()]
+        # the pace gauge's facts, and each step at which the bombs taken from the middle changed
+        self.pace = pace_view(start)
+        taken: list[list[int]] = [[0, self.pace["taken"], 0]] if self.pace else []
         for i, (action, events, state) in enumerate(replay(record, start=start), start=1):
             self.steps.append({"index": i, "action": str(action), "act": action.to_data(),
                                "time_ms": state.time_ms, "events": [event_dict(e) for e in events]})
             if i % CHECKPOINT == 0:
                 self.checkpoints.append(state.clone())
+            if self.pace and (now := self.pace["needed"] - state.bombs_in_middle()) != taken[-1][1]:
+                taken.append([state.time_ms, now, i])
+        if self.pace:
+            self.pace = {**self.pace, "taken": taken, "clock_ms": (record.config.time_limit or 0) * 1000}
 
     @property
     def last(self) -> int:
         return len(self.record.actions)
 
     def summary(self) -> dict[str, Any]:
-        """What ``GET /api/log/{id}/replay`` answers."""
+        """What ``GET /api/log/{id}/replay`` answers. ``pace`` is ``None`` where the game had no pace
+        gauge; else the line (``needed`` bombs, ``every_ms``, ``clock_ms``) and ``taken``, the bombs
+        taken from the middle as ``[time_ms, taken, step]`` from the deal and at every change."""
         return {"steps": self.steps, "count": len(self.steps), "config": self.record.config.to_dict(),
-                "seed": self.record.seed}
+                "seed": self.record.seed, "pace": self.pace}
 
     def view(self, step: int) -> dict[str, Any]:
         """The table after ``step`` actions (0: the deal), as a spectator sees it."""

@@ -60,3 +60,71 @@ export class PaceGauge {
     this.el.hidden = true;
   }
 }
+
+/**
+ * The pace of a finished game as a picture: the bombs taken from the middle (a staircase) against
+ * the line (dashed), minutes across; `pace` as the replay sends it ({needed, every_ms, clock_ms,
+ * taken: [[time_ms, taken, step]...]}), `endMs` the game's last moment, `atMs` the step shown (a
+ * mark), `onPick(ms)` called with the time a click or tap points at.
+ */
+export function paceChart(pace, endMs, atMs, onPick) {
+  const W = 360, H = 150, L = 30, R = 10, T = 10, B = 22;
+  const clock = pace.clock_ms;
+  const x = (ms) => (L + (Math.min(clock, Math.max(0, ms)) / clock) * (W - L - R)).toFixed(1);
+  const y = (n) => (T + (1 - n / pace.needed) * (H - T - B)).toFixed(1);
+  const lineEnd = pace.every_ms * pace.needed;
+  const parts = [];
+  for (let m = 0; m * 60_000 <= clock; m += clock > 360_000 ? 2 : 1) {
+    parts.push(`<line class="grid" x1="${x(m * 60_000)}" x2="${x(m * 60_000)}" y1="${T}" y2="${H - B}"/>`,
+      `<text class="tick" x="${x(m * 60_000)}" y="${H - 6}" text-anchor="middle">${m}</text>`);
+  }
+  for (const n of [0, pace.needed]) {
+    parts.push(`<line class="grid" x1="${L}" x2="${W - R}" y1="${y(n)}" y2="${y(n)}"/>`,
+      `<text class="tick" x="${L - 5}" y="${Number(y(n)) + 4}" text-anchor="end">${n}</text>`);
+  }
+  parts.push(`<polyline class="line" points="${x(0)},${y(0)} ${x(lineEnd)},${y(pace.needed)} ${x(clock)},${y(pace.needed)}"/>`);
+  const taken = pace.taken || [];
+  if (taken.length) {
+    let d = `M${x(0)},${y(taken[0][1])}`;
+    for (const [ms, n] of taken.slice(1)) d += ` H${x(ms)} V${y(n)}`;
+    d += ` H${x(endMs)}`;
+    parts.push(`<path class="taken" d="${d}"/>`);
+  }
+  if (atMs !== null && atMs !== undefined) {
+    parts.push(`<line class="now" x1="${x(atMs)}" x2="${x(atMs)}" y1="${T}" y2="${H - B}"/>`);
+  }
+  const box = h('div', {class: 'pace-chart', dataset: {testid: 'pace-chart'}, role: 'img',
+    'aria-label': paceSummary(pace, endMs),
+    html: `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="xMidYMid meet" aria-hidden="true">${parts.join('')}</svg>`});
+  if (onPick) {
+    box.addEventListener('click', (e) => {
+      const r = box.querySelector('svg').getBoundingClientRect();
+      const px = ((e.clientX - r.left) / r.width) * W;
+      onPick(((px - L) / (W - L - R)) * clock);
+    });
+  }
+  return box;
+}
+
+/** The bombs taken `atMs` into the game, from the replay's `taken`. */
+export function takenAt(pace, atMs) {
+  let n = 0;
+  for (const [ms, k] of pace.taken || []) {
+    if (ms > atMs) break;
+    n = k;
+  }
+  return n;
+}
+
+/** In words: the gauge at three, five and seven minutes, as far as the game went. */
+export function paceSummary(pace, endMs) {
+  const marks = [];
+  for (const m of [3, 5, 7]) {
+    const ms = m * 60_000;
+    if (ms >= endMs || ms >= pace.clock_ms) break;
+    const taken = takenAt(pace, ms);
+    if (taken >= pace.needed) break;
+    marks.push(t('pace.atMark', {m, words: paceText(paceStep(pace.needed, pace.every_ms, taken, ms))}));
+  }
+  return [t('pace.legend'), ...marks].join(' · ');
+}

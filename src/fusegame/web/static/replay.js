@@ -8,6 +8,7 @@ import {scoreTable} from './play.js';
 import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
 import {actionWords, eventText, gameTitle} from './words.js';
+import {paceChart, paceSummary} from './pace.js';
 
 /** Die `id` as `view` shows it (in the roll, left unused, on a card or as the penalty die). */
 function findDieIn(view, id) {
@@ -32,6 +33,7 @@ export class ReplayPage {
     this.id = id;
     this.entry = null;
     this.steps = [];
+    this.pace = null; // the bombs taken against the pace line, where the game had a gauge
     this.step = 0;
     this.views = new Map();
     this.before = null;
@@ -48,6 +50,7 @@ export class ReplayPage {
       const replay = await api.replay(id);
       if (this.gone) return;
       this.steps = replay.steps || [];
+      this.pace = replay.pace || null;
       this.render();
       this.go(0);
     }).catch((e) => {
@@ -138,15 +141,31 @@ export class ReplayPage {
         btn('replay-next', icon('next'), t('replay.next'), () => this.go(this.step + 1)),
         btn('replay-last', icon('last'), t('replay.last'), () => this.go(this.last)),
         this.stepInfo),
+      this.pace ? h('section', {class: 'replay-pace panel', 'aria-labelledby': 'pace-title'},
+        h('h2', {id: 'pace-title', class: 'section-title'}, t('pace.title')),
+        this.paceBox = h('div', {}),
+        h('p', {class: 'muted small', dataset: {testid: 'pace-summary'}}, paceSummary(this.pace, this.endMs()))) : null,
       this.table.el));
     this.renderStep();
     if (this.table.view) this.table.update({});
+  }
+
+  /** The game's last moment: the time of its last step. */
+  endMs() {
+    return (this.steps[this.last] || {}).time_ms || 0;
   }
 
   renderStep() {
     if (!this.stepInfo) return;
     this.slider.value = String(this.step);
     const s = this.steps[this.step] || {};
+    if (this.pace && this.paceBox) {
+      // a click on the picture goes to the first step at or after the moment it points at
+      mount(this.paceBox, paceChart(this.pace, this.endMs(), s.time_ms ?? 0, (ms) => {
+        const i = this.steps.findIndex((st) => (st.time_ms || 0) >= ms);
+        this.go(i < 0 ? this.last : i);
+      }));
+    }
     const names = (this.entry && this.entry.names) || [];
     const nameOf = (seat) => names[seat] || t('player.n', {n: seat + 1});
     // the first event is what the step's action did, the rest followed from it; a step without
@@ -155,6 +174,8 @@ export class ReplayPage {
     let what = t('replay.deal');
     if (this.step > 0 && events.length) {
       what = eventText(events.shift(), nameOf);
+    } else if (this.step > 0 && s.act && s.act.verb === 'tick' && this.step < this.last) {
+      what = t('replay.timePasses'); // a simulated game's turn: its time passes, the clock goes on
     } else if (this.step > 0 && s.act) {
       const words = actionWords(s.act, (id) => findDieIn(this.before, id));
       what = s.act.verb !== 'tick' && s.act.seat >= 0 ? `${nameOf(s.act.seat)}: ${words}` : words;
