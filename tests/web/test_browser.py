@@ -192,6 +192,9 @@ def test_a_whole_game_against_bots_ends_on_the_score_screen_and_in_the_log(
     total = page.get_by_test_id("score-total").inner_text()
     assert re.fullmatch(r"\d+", total.strip())
     expect(page.locator(".fuse-alert.show")).to_have_count(0, timeout=10_000)  # the fuse card has faded
+    # the game's pace pictured: the bombs taken against the line
+    expect(end.get_by_test_id("pace-chart")).to_be_visible()
+    expect(end.get_by_test_id("pace-summary")).to_contain_text("against the pace line")
     shot(page, "end")
     page.get_by_test_id("log-link").click()
     expect(page.locator("[data-page='replay']")).to_have_count(1)

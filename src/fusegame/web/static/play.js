@@ -9,6 +9,7 @@ import {icon} from './icons.js';
 import {dieName} from './dice.js';
 import {eventText, gameTitle, symbolWords} from './words.js';
 import {toast} from './ui.js';
+import {paceChart, paceSummary} from './pace.js';
 
 const MAX_EVENTS = 200;
 const MAX_CHAT = 30;
@@ -474,7 +475,21 @@ export class PlayView {
       mount(this.endEl);
       return;
     }
-    const logLink = this.logId !== null && this.logId !== undefined
+    const logged = this.logId !== null && this.logId !== undefined;
+    if (logged && this.endPace === undefined) {
+      // the game's pace, as its replay in the log tells it, pictured once it has come
+      this.endPace = null;
+      api.replay(this.logId).then((r) => {
+        const steps = r.steps || [];
+        this.endPace = r.pace ? {pace: r.pace, end: (steps[steps.length - 1] || {}).time_ms || 0} : false;
+        if (!this.gone) this.renderEnd();
+      }).catch(() => { this.endPace = false; });
+    }
+    const pace = this.endPace ? h('div', {class: 'end-pace'},
+      h('h3', {class: 'section-title'}, t('pace.title')),
+      paceChart(this.endPace.pace, this.endPace.end, null, null),
+      h('p', {class: 'muted small', dataset: {testid: 'pace-summary'}}, paceSummary(this.endPace.pace, this.endPace.end))) : null;
+    const logLink = logged
       ? h('a', {class: 'btn', href: `#/log/${this.logId}`, dataset: {testid: 'log-link'}}, t('end.inLog'))
       : h('span', {class: 'muted small'}, t('end.logPending'));
     mount(this.endEl, h('section', {class: ['panel', 'end', o.won ? 'won' : 'lost'], dataset: {testid: 'end-screen',
@@ -485,6 +500,7 @@ export class PlayView {
       h('p', {class: 'muted'}, o.time_left_ms === null || o.time_left_ms === undefined ? t('end.untimed')
         : t('end.timeLeft', {time: mmss(o.time_left_ms)}), o.official === false ? ` · ${t('end.unofficial')}` : '')),
     scoreTable(o.score),
+    pace,
     h('div', {class: 'end-actions'}, logLink,
       h('a', {class: 'btn primary', href: '#/', dataset: {testid: 'new-game'}}, t('end.newGame')))));
   }
@@ -495,6 +511,7 @@ export class PlayView {
   }
 
   destroy() {
+    this.gone = true;
     window.removeEventListener('resize', this.onResize);
     clearTimeout(this.resizeTimer);
     this.computer.destroy();
