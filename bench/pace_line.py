@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
-from fusegame.pace import PaceLine, level
+from fusegame.pace import PaceLine, gauge_level
 from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
 from fusegame.rules.events import Event
@@ -133,7 +133,7 @@ def report(paths: list[str]) -> None:
                 cell[1] += bool(g["won"])
             mine = colours[minute].setdefault(name, {c: [0, 0] for c, _ in COLOURS})
             for ahead, (n, w) in by.items():
-                colour = next(c for c, levels in COLOURS if level(ahead) in levels)
+                colour = next(c for c, levels in COLOURS if gauge_level(ahead) in levels)
                 mine[colour][0] += n
                 mine[colour][1] += w
             cells = []

@@ -50,7 +50,7 @@ class PaceLine:
 FAR_BEHIND = -3
 
 
-def level(step: int) -> str:
+def gauge_level(step: int) -> str:
     """The gauge's colour for a step: ``ahead``, ``line``, ``behind`` or ``far``."""
     if step > 0:
         return "ahead"

@@ -404,6 +404,20 @@ def test_the_clock_shows_the_bombs_taken_against_the_pace_line(server: Server, b
         shot(page, f"play-pace-{name}-es")
 
 
+def test_the_minute_mark_says_the_pace(server: Server, browser: Browser) -> None:
+    # a second past a minute left, with the table a bomb behind the line: the mark says both
+    ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
+    ctx.add_init_script("window.__said = [];"
+                        "window.speechSynthesis.speak = (u) => window.__said.push(u.text);")
+    try:
+        page = ctx.new_page()
+        hinted_position(server, page, {**LAST_BOMB, "time_left": 61})
+        page.wait_for_function("window.__said.length > 0", timeout=10_000)
+        assert page.evaluate("window.__said") == ["1 minute remaining. Pace: 1 behind."]
+    finally:
+        ctx.close()
+
+
 #: tests/scenarios/hints/penalty_free.yaml and penalty_cost.yaml: nothing rolled fits Ana's card,
 #: and the dice left for the penalty cost nothing (no die is on any card yet) or a little
 PENALTY_HINTS = {name: yaml.safe_load((ROOT / "tests" / "scenarios" / "hints" / f"{name}.yaml").read_text())

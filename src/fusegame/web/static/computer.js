@@ -91,7 +91,14 @@ export class ShipComputer {
     const last = marks[marks.length - 1];
     if (!last || this.spoken.has(last[0])) return;
     for (const [key] of marks) this.spoken.add(key);
-    say(last[1]);
+    let words = last[1];
+    if (last[0].startsWith('m') && this.pace && this.limit) {
+      // a minute mark says the pace too: the gauge for those who are not looking at it
+      const p = this.pace;
+      const step = paceStep(p.needed, p.every_ms, p.taken, this.limit - after);
+      words += `. ${t(step > 0 ? 'comp.sayAhead' : step === 0 ? 'comp.sayOnLine' : 'comp.sayBehind', {n: Math.abs(step)})}`;
+    }
+    say(words);
     if (last[0].startsWith('c')) play('tick');
   }
 
