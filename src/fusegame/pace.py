@@ -46,7 +46,8 @@ class PaceLine:
         return math.floor(self.ahead(taken, elapsed_ms) + 0.5)
 
 
-#: three bombs behind the line or more: the gauge's red, where a third or more of games are lost
+#: three bombs behind the line or more: the gauge's red (in the bots' games at three players, a
+#: third or more of those games are lost)
 FAR_BEHIND = -3
 
 

@@ -1,7 +1,8 @@
 // The pace gauge: the bombs a table has taken from the middle against a steady line that empties it
 // with an eighth of the clock to spare (fusegame.pace, where the server works out the line). The
-// bots' games (bench/pace_line.py) say what a step off the line is worth: on it or ahead, nearly
-// every game is won; three bombs behind, one in four or more is lost, and the table must speed up.
+// bots' games (bench/pace_line.py) say what a step off the line is worth: the further behind it,
+// the more games are lost, at every table where games are lost (at three players, a third or more
+// of those three bombs behind after five minutes), so that is where the gauge turns red.
 import {h} from './dom.js';
 import {getLang, t} from './i18n.js';
 
