@@ -9,7 +9,8 @@ import {getLang, t} from './i18n.js';
 /** Three bombs behind the line or more: the gauge turns red. */
 export const FAR_BEHIND = -3;
 
-/** The line as the server sends it ({needed, taken, every_ms}) for a clock of `clockMs`. */
+/** The line for `needed` bombs on a clock of `clockMs` ({needed, every_ms}), as the server works it
+ * out for a game's view; the Ship's Computer's clock is the table's own length. */
 export function paceLine(needed, clockMs) {
   return {needed, every_ms: Math.round((clockMs * 7) / 8 / needed)};
 }
