@@ -640,7 +640,12 @@ def test_the_replay_pictures_the_bombs_taken_against_the_pace_line(server: Serve
             assert 290_000 <= steps[step]["time_ms"] <= 330_000
             if (steps[step]["act"] or {}).get("verb") == "tick":  # a turn's time, not the clock's end
                 expect(page.get_by_test_id("step-action")).to_have_text("The turn’s time passes")
-            expect(chart.locator("line.now")).to_have_count(1)
+            # the mark of the moment shown has moved there (30 + 320 units across ten minutes)
+            mark = chart.locator("line.now")
+            expect(mark).to_have_count(1)
+            expect(mark).not_to_have_attribute("x1", "30.0")
+            x1 = float(mark.get_attribute("x1") or 0)
+            assert abs(x1 - (30 + 320 * steps[step]["time_ms"] / 600_000)) < 0.06
             shot(page, f"replay-pace-{name}")
         finally:
             ctx.close()

@@ -69,10 +69,25 @@ export class PaceGauge {
  * taken: [[time_ms, taken, step]...]}), `endMs` the game's last moment, `atMs` the step shown (a
  * mark), `onPick(ms)` called with the time a click or tap points at.
  */
-export function paceChart(pace, endMs, atMs, onPick) {
-  const W = 360, H = 150, L = 30, R = 10, T = 10, B = 22;
+const W = 360, H = 150, L = 30, R = 10, T = 10, B = 22;
+
+/** Where `ms` of play falls across the picture of `pace`, in its own units. */
+function chartX(pace, ms) {
   const clock = pace.clock_ms;
-  const x = (ms) => (L + (Math.min(clock, Math.max(0, ms)) / clock) * (W - L - R)).toFixed(1);
+  return (L + (Math.min(clock, Math.max(0, ms)) / clock) * (W - L - R)).toFixed(1);
+}
+
+/** Move the picture's mark of the moment shown (a replay's step) to `ms` of play. */
+export function markPaceChart(box, pace, ms) {
+  const mark = box.querySelector('line.now');
+  if (!mark) return;
+  mark.setAttribute('x1', chartX(pace, ms));
+  mark.setAttribute('x2', chartX(pace, ms));
+}
+
+export function paceChart(pace, endMs, atMs, onPick) {
+  const clock = pace.clock_ms;
+  const x = (ms) => chartX(pace, ms);
   const y = (n) => (T + (1 - n / pace.needed) * (H - T - B)).toFixed(1);
   const lineEnd = pace.every_ms * pace.needed;
   const parts = [];

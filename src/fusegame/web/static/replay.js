@@ -8,7 +8,7 @@ import {scoreTable} from './play.js';
 import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
 import {actionWords, eventText, gameTitle} from './words.js';
-import {paceChart, paceSummary} from './pace.js';
+import {markPaceChart, paceChart, paceSummary} from './pace.js';
 
 /** Die `id` as `view` shows it (in the roll, left unused, on a card or as the penalty die). */
 function findDieIn(view, id) {
@@ -143,7 +143,12 @@ export class ReplayPage {
         this.stepInfo),
       this.pace ? h('section', {class: 'replay-pace panel', 'aria-labelledby': 'pace-title'},
         h('h2', {id: 'pace-title', class: 'section-title'}, t('pace.title')),
-        this.paceBox = h('div', {}),
+        // drawn once; each step moves its mark (a tap on it goes to the first step at or after
+        // the moment it points at)
+        this.paceBox = paceChart(this.pace, this.endMs(), 0, (ms) => {
+          const i = this.steps.findIndex((st) => (st.time_ms || 0) >= ms);
+          this.go(i < 0 ? this.last : i);
+        }),
         h('p', {class: 'muted small', dataset: {testid: 'pace-summary'}}, paceSummary(this.pace, this.endMs()))) : null,
       this.table.el));
     this.renderStep();
@@ -159,13 +164,7 @@ export class ReplayPage {
     if (!this.stepInfo) return;
     this.slider.value = String(this.step);
     const s = this.steps[this.step] || {};
-    if (this.pace && this.paceBox) {
-      // a click on the picture goes to the first step at or after the moment it points at
-      mount(this.paceBox, paceChart(this.pace, this.endMs(), s.time_ms ?? 0, (ms) => {
-        const i = this.steps.findIndex((st) => (st.time_ms || 0) >= ms);
-        this.go(i < 0 ? this.last : i);
-      }));
-    }
+    if (this.pace && this.paceBox) markPaceChart(this.paceBox, this.pace, s.time_ms ?? 0);
     const names = (this.entry && this.entry.names) || [];
     const nameOf = (seat) => names[seat] || t('player.n', {n: seat + 1});
     // the first event is what the step's action did, the rest followed from it; a step without
