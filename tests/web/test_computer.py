@@ -42,6 +42,15 @@ def choose(page: Page, game: str, players: int, level: str) -> None:
     page.get_by_test_id("comp-c-level").select_option(level)
 
 
+def clocked_computer(server: Server, ctx: BrowserContext) -> Page:
+    """The Ship's Computer on a page whose clock the test drives, held five seconds past ``T0``."""
+    page = ctx.new_page()
+    page.clock.install(time=T0)
+    page.goto(server.base + "/#/computer")
+    page.clock.pause_at(T0.replace(second=5))
+    return page
+
+
 def figure(page: Page, testid: str) -> str:
     return page.get_by_test_id(testid).locator(".figure").inner_text()
 
@@ -86,10 +95,7 @@ def test_countdown_for_three_at_expert_lays_out_the_rulebook_s_figures(server: S
 
 def test_the_clock_pauses_resumes_and_bombs_defused_gives_the_time_bonus(server: Server,
                                                                          ctx: BrowserContext) -> None:
-    page = ctx.new_page()
-    page.clock.install(time=T0)
-    page.goto(server.base + "/#/computer")
-    page.clock.pause_at(T0.replace(second=5))
+    page = clocked_computer(server, ctx)
     expect(page.get_by_test_id("clock-start")).to_be_enabled()
     expect(page.get_by_test_id("clock-start")).to_contain_text("10:00")
     page.get_by_test_id("clock-start").click()
@@ -123,10 +129,7 @@ def test_the_clock_pauses_resumes_and_bombs_defused_gives_the_time_bonus(server:
 
 def test_the_last_seconds_are_counted_down_and_time_up_ends_the_game(server: Server,
                                                                      ctx: BrowserContext) -> None:
-    page = ctx.new_page()
-    page.clock.install(time=T0)
-    page.goto(server.base + "/#/computer")
-    page.clock.pause_at(T0.replace(second=5))
+    page = clocked_computer(server, ctx)
     page.get_by_test_id("comp-minutes").fill("1")
     page.get_by_test_id("comp-minutes").press("Tab")
     expect(page.get_by_test_id("clock-start")).to_contain_text("1:00")
@@ -145,10 +148,7 @@ def test_the_last_seconds_are_counted_down_and_time_up_ends_the_game(server: Ser
 
 
 def test_the_score_counted_at_the_table_goes_in_the_bdt_log(server: Server, ctx: BrowserContext) -> None:
-    page = ctx.new_page()
-    page.clock.install(time=T0)
-    page.goto(server.base + "/#/computer")
-    page.clock.pause_at(T0.replace(second=5))
+    page = clocked_computer(server, ctx)
     choose(page, "countdown", 3, "expert")
     expect(page.get_by_test_id("setup-deck").locator(".figure")).to_have_text("29")
     page.get_by_test_id("clock-start").click()
@@ -238,10 +238,7 @@ def test_screenshots_at_the_table(server: Server, browser: Browser, size: str, l
 
 
 def test_the_bombs_taken_are_held_against_the_pace_line(server: Server, ctx: BrowserContext) -> None:
-    page = ctx.new_page()
-    page.clock.install(time=T0)
-    page.goto(server.base + "/#/computer")
-    page.clock.pause_at(T0.replace(second=5))
+    page = clocked_computer(server, ctx)
     choose(page, "fuse", 3, "standard")
     expect(page.get_by_test_id("setup-face-down").locator(".figure")).to_have_text("16")
     page.get_by_test_id("clock-start").click()

@@ -315,8 +315,8 @@ export class TableComputerPage {
   /** The count of bombs taken, one up or down (a tap too many is taken back with the minus). */
   countTaken(d) {
     const line = this.line();
-    const most = line ? line.needed : 99;
-    this.s.taken = Math.max(0, Math.min(most, (this.s.taken || 0) + d));
+    if (!line) return; // no count without a line: the counter is not shown then
+    this.s.taken = Math.max(0, Math.min(line.needed, (this.s.taken || 0) + d));
     this.save();
     const el = this.root.querySelector('[data-testid="taken-value"]');
     if (el) el.textContent = String(this.s.taken);
