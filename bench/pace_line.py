@@ -20,10 +20,6 @@ more): the figures behind the gauge and the README's "The pace gauge".
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 from fusegame.pace import PaceLine, gauge_level
 from fusegame.rules.actions import Action
@@ -31,6 +27,7 @@ from fusegame.rules.config import GameConfig
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, get_policy, play_game
+from fusegame.sim.gamefiles import read_games, write_games
 from fusegame.sim.stats import wilson_interval
 
 MARKS_MIN = (3, 5, 7)
@@ -75,26 +72,13 @@ def collect(game: str, players: int, level: str, games: int, start: int, out: st
     pace = pace or Pace()
     jobs = [(game, players, level, pace.turn_seconds, pace.die_seconds, i)
             for i in range(start, start + games)]
-    won = 0
-    with open(out, "w", encoding="utf-8") as f, ProcessPoolExecutor(workers) as pool:
-        for k, g in enumerate(pool.map(one_game, jobs, chunksize=8), 1):
-            won += bool(g["won"])
-            f.write(json.dumps(g) + "\n")
-            if k % 50 == 0 or k == games:
-                print(f"\r{k}/{games} games, {won} won", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-
-
-def load(path: str) -> Iterator[dict[str, object]]:
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+    write_games(one_game, jobs, out, workers)
 
 
 def taken_at(g: dict[str, object], at_ms: int) -> int | None:
     """The bombs taken from the middle by ``at_ms`` of play, ``None`` if the game was over by then
-    (the count at the start of the last turn begun by then: what a table sees when it looks)."""
+    (the count at the start of the last turn begun by then: what a table sees when it looks; none
+    before the first turn is recorded)."""
     if int(g["end_ms"]) <= at_ms:  # type: ignore[call-overload]
         return None
     last = None
@@ -102,7 +86,7 @@ def taken_at(g: dict[str, object], at_ms: int) -> int | None:
         if t > at_ms:
             break
         last = left
-    return None if last is None else int(g["needed"]) - last  # type: ignore[call-overload]
+    return 0 if last is None else int(g["needed"]) - last  # type: ignore[call-overload]
 
 
 #: the gauge's colours, as the README's table names them
@@ -113,7 +97,7 @@ def report(paths: list[str]) -> None:
     # by mark, by file: games (played, won) under each colour
     colours: dict[int, dict[str, dict[str, list[int]]]] = {m: {} for m in MARKS_MIN}
     for path in paths:
-        games = list(load(path))
+        games = list(read_games(path))
         g0 = games[0]
         won = sum(bool(g["won"]) for g in games)
         line = PaceLine(int(g0["needed"]), int(g0["clock_ms"]))  # type: ignore[call-overload]

@@ -30,10 +30,8 @@ minutes of play: how a table can tell, by counting its score pile, how it stands
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -45,6 +43,7 @@ from fusegame.rules.config import GameConfig
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, get_policy, play_game
+from fusegame.sim.gamefiles import read_games, write_games
 from fusegame.sim.stats import paired_difference
 
 #: the planner whose card models measure a card's work (the planner in play's)
@@ -94,14 +93,7 @@ def one_game(args: tuple[str, int, int]) -> dict[str, object]:
 def collect(level: str, games: int, start: int, players: int, out: str, workers: int) -> None:
     GameConfig(players=players, difficulty=level, game="fuse")  # a bad level fails before the file is written
     jobs = [(level, players, i) for i in range(start, start + games)]
-    won = 0
-    with open(out, "w", encoding="utf-8") as f, ProcessPoolExecutor(workers) as pool:
-        for k, g in enumerate(pool.map(one_game, jobs, chunksize=4), 1):
-            won += bool(g["won"])
-            f.write(json.dumps(g) + "\n")
-            if k % 50 == 0 or k == games:
-                print(f"\r{k}/{games} games, {won} won", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    write_games(one_game, jobs, out, workers, chunksize=4)
 
 
 # --- the model -------------------------------------------------------------------------------
@@ -131,13 +123,6 @@ def features(p: dict[str, object]) -> list[float]:
             race / 10, (min(row) if row else 0.0) / 10, luck / 10, luck / 10 / left_min]
 
 
-def load(paths: list[str]) -> Iterator[dict[str, object]]:
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                yield json.loads(line)
-
-
 def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 50) -> np.ndarray:
     """Newton's method on the mean log loss, with a small ridge (the bias unpenalised)."""
     beta = np.zeros(x.shape[1])
@@ -160,7 +145,7 @@ def scores(beta: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float
 
 
 def fit(paths: list[str], names: tuple[str, ...] = NAMES) -> np.ndarray:
-    games = list(load(paths))
+    games = list(read_games(*paths))
     cols = [NAMES.index(n) for n in names]
     train_x: list[list[float]] = []
     train_y: list[float] = []
@@ -265,16 +250,17 @@ def paired(level: str, paths: list[str], games: int, start: int, workers: int,
 
 def standing(paths: list[str]) -> None:
     for path in paths:
-        games = list(load([path]))
+        games = list(read_games(path))
+        clock = 600  # `collect` plays at the rulebook's ten minutes
         won = sum(bool(g["won"]) for g in games)
         print(f"{path}: {len(games)} games, {won} won")
         for played in (3, 5, 7):
             by: dict[int, list[int]] = {}
             over = [0, 0]
             for g in games:
-                at = [p for p in g["positions"]  # type: ignore[attr-defined]
-                      if float(p["left_s"]) <= 600 - played * 60]
-                first = int(g["positions"][0]["bombs"])  # type: ignore[index]
+                at = [p for p in g["positions"]
+                      if float(p["left_s"]) <= clock - played * 60]
+                first = int(g["positions"][0]["bombs"])
                 cell = by.setdefault(first - int(at[0]["bombs"]), [0, 0]) if at else over
                 cell[0] += 1
                 cell[1] += bool(g["won"])

@@ -41,7 +41,7 @@ def game(end_ms: int, turns: list[tuple[int, int]], won: bool) -> dict[str, obje
 
 def test_the_bombs_taken_are_read_at_the_last_turn_begun(bench: ModuleType) -> None:
     g = game(400_000, [(15_000, 21), (100_000, 19), (290_000, 10), (310_000, 9)], True)
-    assert bench.taken_at(g, 10_000) is None  # no turn begun yet
+    assert bench.taken_at(g, 10_000) == 0  # nothing taken before the first turn is recorded
     assert bench.taken_at(g, 100_000) == 2
     assert bench.taken_at(g, 300_000) == 11
     assert bench.taken_at(g, 420_000) is None  # over by then
@@ -64,3 +64,14 @@ def test_the_report_counts_each_game_at_its_step(bench: ModuleType, tmp_path: Pa
     five = next(line for line in out.splitlines() if "after 5 min" in line)
     assert "the line at 12.0 taken" in five
     assert "-3: 0/1" in five and "+0: 1/1" in five and "over by then: 1/1" in five
+
+
+def test_collect_writes_every_deal_in_order_on_two_processes(bench: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    bench.collect("fuse", 3, "training", 4, 7, str(out), 2)
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["deal"] for g in games] == [7, 8, 9, 10]  # the order of the deals, whichever finished first
+    config = GameConfig(players=3, difficulty="training")
+    for g in games:  # each line is that deal's game as one process plays it
+        result = play_game(config, game_seed(2026, g["deal"]), get_policy("play"), Pace())
+        assert g["won"] == result.won and g["needed"] == config.middle_size

@@ -151,9 +151,15 @@ ROUTES: list[tuple[str, str, list[str], list[str]]] = [
     ("GET", "/api/rooms/{room}", [], []), ("POST", "/api/rooms/{room}/join", ["name", "seat"], []),
     ("GET", "/api/log", [], ["game", "players", "difficulty", "won", "limit", "offset"]),
     ("GET", "/api/log/{x}", [], []), ("GET", "/api/log/{x}/replay", [], []),
-    ("GET", "/api/log/{x}/replay/{x}", [], []), ("GET", "/api/tutorial", [], ["lang"]),
+    ("GET", "/api/log/{x}/pace", [], []), ("GET", "/api/log/{x}/replay/{x}", [], []),
+    ("GET", "/api/tutorial", [], ["lang"]),
     ("POST", "/api/tutorial/{lesson}/try", ["action"], ["lang"]), ("GET", "/api/cards/{x}", [], []),
     ("GET", "/cards", [], ["set"]), ("GET", "/api/options", [], []), ("GET", "/api/health", [], []),
+    ("GET", "/api/legend", [], ["lang"]),
+    ("GET", "/api/computer/setup", [], ["game", "players", "difficulty", "modules", "setup",
+                                        "six_point_cards", "fuse_cards"]),
+    ("POST", "/api/log/table", ["options", "names", "won", "reason", "time_left_ms", "time_bonus",
+                                "time_limit_s", "bombs", "fuse_cards", "sparks"], []),
     ("GET", "/{x}", [], []), ("GET", "/{x}/{x}", [], []),
 ]
 METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]

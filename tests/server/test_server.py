@@ -290,6 +290,10 @@ def test_full_game_against_bots_is_logged_and_replays(client: TestClient) -> Non
     kinds = {e["kind"] for st in steps["steps"] for e in st["events"]}
     ending = "game_won" if over["outcome"]["won"] else "game_lost"
     assert {"die_placed", "bomb_defused", "dice_rolled", ending} <= kinds
+    # the end screen's pace picture: the replay's pace and its last moment, without the steps
+    pace = client.get(f"/api/log/{entry['id']}/pace").json()
+    assert pace == {"pace": steps["pace"], "end_ms": steps["steps"][-1]["time_ms"]}
+    assert pace["pace"]["taken"][-1][1] == pace["pace"]["needed"] - final_state(rec).bombs_in_middle()
     last = client.get(f"/api/log/{entry['id']}/replay/{len(rec.actions)}").json()["view"]
     assert last["outcome"] == over["outcome"]
     assert client.get(f"/api/log/{entry['id']}/replay/{len(rec.actions) + 1}").status_code == 404

@@ -87,6 +87,7 @@ def test_a_table_game_is_stored_with_the_rulebook_s_breakdown(client: TestClient
     assert got["table"] is True and got["record"] is None and got["score"] == entry["score"]
     replay = client.get(f"/api/log/{r.json()['id']}/replay")
     assert replay.status_code == 404 and "played at a table" in replay.json()["detail"]
+    assert client.get(f"/api/log/{r.json()['id']}/pace").status_code == 404  # nor a pace picture
 
 
 def test_a_loss_scores_no_time_bonus_and_a_given_bonus_must_match_the_clock(client: TestClient) -> None:

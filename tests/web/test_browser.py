@@ -196,6 +196,11 @@ def test_a_whole_game_against_bots_ends_on_the_score_screen_and_in_the_log(
     expect(end.get_by_test_id("pace-chart")).to_be_visible()
     expect(end.get_by_test_id("pace-summary")).to_contain_text("against the pace line")
     shot(page, "end")
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone the picture fits the screen
+    box = end.get_by_test_id("pace-chart").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shot(page, "end-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.get_by_test_id("log-link").click()
     expect(page.locator("[data-page='replay']")).to_have_count(1)
     page.goto(base + "/#/log")

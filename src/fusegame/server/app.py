@@ -436,6 +436,11 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         rep = await asyncio.to_thread(replays.get, log_id, lambda: load_replay(log_id))
         return rep.summary()
 
+    @app.get("/api/log/{log_id}/pace")
+    async def log_pace(log_id: int) -> dict[str, Any]:
+        rep = await asyncio.to_thread(replays.get, log_id, lambda: load_replay(log_id))
+        return rep.pace_summary()
+
     @app.get("/api/log/{log_id}/replay/{step}")
     async def log_replay_step(log_id: int, step: int) -> dict[str, Any]:
         rep = await asyncio.to_thread(replays.get, log_id, lambda: load_replay(log_id))

@@ -53,6 +53,11 @@ class Replay:
         return {"steps": self.steps, "count": len(self.steps), "config": self.record.config.to_dict(),
                 "seed": self.record.seed, "pace": self.pace}
 
+    def pace_summary(self) -> dict[str, Any]:
+        """What ``GET /api/log/{id}/pace`` answers: ``pace`` as in ``summary`` and ``end_ms``, the
+        game's last moment: all an end screen needs to picture the game's pace, without its steps."""
+        return {"pace": self.pace, "end_ms": self.steps[-1]["time_ms"]}
+
     def view(self, step: int) -> dict[str, Any]:
         """The table after ``step`` actions (0: the deal), as a spectator sees it."""
         state = self.checkpoints[step // CHECKPOINT].clone()

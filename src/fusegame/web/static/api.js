@@ -51,6 +51,7 @@ export const api = {
   },
   logEntry: (id) => call('GET', `/api/log/${encodeURIComponent(id)}`),
   replay: (id) => call('GET', `/api/log/${encodeURIComponent(id)}/replay`),
+  pace: (id) => call('GET', `/api/log/${encodeURIComponent(id)}/pace`),
   replayStep: (id, step) => call('GET', `/api/log/${encodeURIComponent(id)}/replay/${step}`),
   /** What to lay out for a game at a real table (`query`: a URLSearchParams string of its options). */
   tableSetup: (query) => call('GET', `/api/computer/setup?${query}`),

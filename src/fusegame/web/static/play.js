@@ -477,11 +477,10 @@ export class PlayView {
     }
     const logged = this.logId !== null && this.logId !== undefined;
     if (logged && this.endPace === undefined) {
-      // the game's pace, as its replay in the log tells it, pictured once it has come
+      // the game's pace, as its record in the log tells it, pictured once it has come
       this.endPace = null;
-      api.replay(this.logId).then((r) => {
-        const steps = r.steps || [];
-        this.endPace = r.pace ? {pace: r.pace, end: (steps[steps.length - 1] || {}).time_ms || 0} : false;
+      api.pace(this.logId).then((r) => {
+        this.endPace = r.pace ? {pace: r.pace, end: r.end_ms} : false;
         if (!this.gone) this.renderEnd();
       }).catch(() => { this.endPace = false; });
     }
