@@ -63,12 +63,7 @@ export class PaceGauge {
   }
 }
 
-/**
- * The pace of a finished game as a picture: the bombs taken from the middle (a staircase) against
- * the line (dashed), minutes across; `pace` as the replay sends it ({needed, every_ms, clock_ms,
- * taken: [[time_ms, taken, step]...]}), `endMs` the game's last moment, `atMs` the step shown (a
- * mark), `onPick(ms)` called with the time a click or tap points at.
- */
+/** The picture's size and margins, in its own units. */
 const W = 360, H = 150, L = 30, R = 10, T = 10, B = 22;
 
 /** Where `ms` of play falls across the picture of `pace`, in its own units. */
@@ -81,10 +76,17 @@ function chartX(pace, ms) {
 export function markPaceChart(box, pace, ms) {
   const mark = box.querySelector('line.now');
   if (!mark) return;
-  mark.setAttribute('x1', chartX(pace, ms));
-  mark.setAttribute('x2', chartX(pace, ms));
+  const at = chartX(pace, ms);
+  mark.setAttribute('x1', at);
+  mark.setAttribute('x2', at);
 }
 
+/**
+ * The pace of a finished game as a picture: the bombs taken from the middle (a staircase) against
+ * the line (dashed), minutes across; `pace` as the replay sends it ({needed, every_ms, clock_ms,
+ * taken: [[time_ms, taken, step]...]}), `endMs` the game's last moment, `atMs` the step shown (a
+ * mark), `onPick(ms)` called with the time a click or tap points at.
+ */
 export function paceChart(pace, endMs, atMs, onPick) {
   const clock = pace.clock_ms;
   const x = (ms) => chartX(pace, ms);
