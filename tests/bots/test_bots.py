@@ -425,6 +425,27 @@ def test_the_planner_in_play_takes_the_smallest_card_while_the_middle_is_full() 
     assert TeamPlanner(PLAY_WEIGHTS).choose_card(g, 0) == "F06"
 
 
+def test_the_planner_in_play_takes_the_card_with_less_work_whatever_its_points() -> None:
+    # the game is won by emptying the middle, whatever the cards score: of two cards alike in size
+    # (slots plus points), SIX (one slot, a six, 5 points: 6 dice of work) and ANY5 (five slots of
+    # anything, 1 point: 5 dice), the planner in play takes ANY5; with half a die of work a point,
+    # as it once weighed them, it took SIX
+    g = scenario_from_data({
+        "config": {"players": 2},
+        "players": [[{"id": "P0", "notation": "? ?", "dice": ["R1"]}], [{"id": "P1", "notation": "? ? ?"}]],
+        "row": [{"id": "SIX", "notation": "6", "points": 5},
+                {"id": "ANY5", "notation": "? ? ? ? ?", "points": 1},
+                {"id": "REDS", "notation": "R R R R R", "points": 5}],
+        "deck": ["F06", "F07", "F08", "F09", "F10", "F11", "F12"],
+        "rolled": ["G1", "G2"],
+    })
+    play = TeamPlanner(PLAY_WEIGHTS)
+    work = {c: play.model(g, c).draws(g.card_rules(c).empty) for c in ("SIX", "ANY5")}
+    assert work["SIX"] > work["ANY5"]
+    assert play.choose_card(g, 0) == "ANY5"
+    assert TeamPlanner(replace(PLAY_WEIGHTS, take_points=0.5)).choose_card(g, 0) == "SIX"
+
+
 def test_at_insane_the_planner_in_play_takes_the_hardest_card() -> None:
     # every card must be finished: the quick ones are kept for the end, when the seats whose cards
     # are done can no longer help. Solved exactly, F15 (a + b = c + d) needs the most dice (the

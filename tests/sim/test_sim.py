@@ -173,7 +173,8 @@ def test_a_policy_name_may_change_the_planners_weights() -> None:
     assert isinstance(team, TeamPlanner) and team.w == Weights(take_size=10.0)
     cfg = GameConfig(players=3, difficulty="expert")
     names = ("play", "team:take_size=10,dud_gain=0.25,penalty_after_plan=1,exact_states=3000,exact_tail=3,"
-             "look_rolls=32,look_weight=0.5,take_look=10,take_look_size=4,win_bonus=100", "play:dud_gain=1")
+             "look_rolls=32,look_weight=0.5,take_look=10,take_look_size=4,win_bonus=100,take_points=0",
+             "play:dud_gain=1")
     records = [play_game(cfg, 4, get_policy(p), record=True).record for p in names]
     same, spelt, every_card = ([str(a) for a in r.actions] for r in records if r is not None)
     assert same == spelt  # the same weights, however named: the same game

@@ -55,7 +55,9 @@ class Weights:
 
     #: work units a point of a completed card is worth (winning matters more than points)
     points: float = 0.4
-    #: work units one point is worth when choosing a card to take
+    #: work units one point is worth when choosing a card to take (0 in play: the game is won by
+    #: emptying the middle, whatever the cards score; docs/bots.md, "The card to take without its
+    #: points")
     take_points: float = 0.5
     #: work units a card to take costs for each of its slots and points, below Insane and Heroic:
     #: small cards first leaves the big ones to be taken last, and the game is won once the
@@ -159,25 +161,26 @@ class Weights:
 
 
 #: The planner's judgement in play: the bots in rooms, the hints, ``--policy play``. The card to
-#: take after a defusal is the smallest (slots plus points) rather than the easiest, and late in
-#: the game a die on a card that will likely never need finishing counts a quarter of its work;
-#: at Insane and Heroic it is the hardest. A seat that may take several dice (1-2 players) has
-#: six options a die searched instead of three, in games without role cards. The penalty for the
-#: dice left is weighed on the cards as the roll's placements leave them. Cards of up to 3,000
-#: states are solved exactly rather than estimated by roll-outs, and the last slots of bigger
-#: cards, where a roll-out stops (in FUSE at 3 players or more); in Countdown a die that does not
-#: complete its card counts a die less while the bag runs low. Where every seat takes one die
-#: (FUSE at 3 players or more), the roll's best plans are judged again by 32 sampled next rolls,
-#: and so is the card to take, whose size then counts 4 dice of work a slot or point rather than
-#: 10. Late in the game a roll that can take the last bombs from the middle takes them. Measured
-#: on the same deals, it wins more often at every table where the planner loses games (docs/bots.md,
-#: "The smallest card first", "Finish what can still win", "The hard cards first where every
-#: card counts", "The penalty after the placements", "Cards solved exactly", "The next roll",
-#: "The card the next roll fits" and "The roll that wins").
+#: take after a defusal is the smallest (slots plus points) rather than the easiest, and its points
+#: earn it nothing more (the game is won by emptying the middle, whatever the cards score); late in
+#: the game a die on a card that will likely never need finishing counts a quarter of its work; at
+#: Insane and Heroic it is the hardest. A seat that may take several dice (1-2 players) has six
+#: options a die searched instead of three, in games without role cards. The penalty for the dice
+#: left is weighed on the cards as the roll's placements leave them. Cards of up to 3,000 states
+#: are solved exactly rather than estimated by roll-outs, and the last slots of bigger cards, where
+#: a roll-out stops (in FUSE at 3 players or more); in Countdown a die that does not complete its
+#: card counts a die less while the bag runs low. Where every seat takes one die (FUSE at 3 players
+#: or more), the roll's best plans are judged again by 32 sampled next rolls, and so is the card to
+#: take, whose size then counts 4 dice of work a slot or point rather than 10. Late in the game a
+#: roll that can take the last bombs from the middle takes them. Measured on the same deals, it
+#: wins more often at every table where the planner loses games (docs/bots.md, "The smallest card
+#: first", "Finish what can still win", "The hard cards first where every card counts", "The
+#: penalty after the placements", "Cards solved exactly", "The next roll", "The card the next roll
+#: fits", "The roll that wins" and "The card to take without its points").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
                        penalty_after_plan=1.0, exact_states=3000, exact_tail=3,
                        tail_from_players=3, tail_in_countdown=1, bag_guard=1.0, look_rolls=32,
-                       take_look=10.0, take_look_size=4.0, win_bonus=100.0)
+                       take_look=10.0, take_look_size=4.0, win_bonus=100.0, take_points=0.0)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
