@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -43,10 +43,12 @@ class Server:
 
 
 @contextmanager
-def served(app: FastAPI) -> Iterator[Server]:
-    """Serve ``app`` on 127.0.0.1 from a thread of its own, until the block ends."""
+def served(app: FastAPI, **options: Any) -> Iterator[Server]:
+    """Serve ``app`` on 127.0.0.1 from a thread of its own, until the block ends (``options``:
+    uvicorn's, over the server's own)."""
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                        **{**UVICORN_OPTIONS, **options}))
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_until_complete, args=(srv.serve(),), daemon=True)
     thread.start()
