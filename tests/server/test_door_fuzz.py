@@ -18,10 +18,19 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
 
 from fusegame.server.app import create_app
 from liveserver import served
+
+
+def connect(url: str) -> ClientConnection:
+    """A socket without keepalive pings (the fuzz's server runs without them too): a ping draws
+    its payload from the global `random`, and one sent while hypothesis draws an example reads
+    to it as a strategy using `random`."""
+    return ws_connect(url, ping_interval=None)
+
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -61,9 +70,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     db = tmp_path_factory.mktemp("fuzz") / "fuse.db"
     # the fuzzer comes from one address far faster than people: limits would only answer 429
     app = create_app(f"sqlite:///{db}", rate_limits=None)
-    # no keepalive pings on either side: a ping draws its payload from the global `random`, and
-    # one sent while hypothesis draws an example reads to it as a strategy using `random`
-    with served(app, ws_ping_interval=None) as server:
+    with served(app, ws_ping_interval=None) as server:  # no keepalive pings: see `connect`
         base = server.base
         http = httpx.Client(base_url=base, timeout=10)
         room = {"players": 2, "difficulty": "training", "seed": 3}
@@ -72,7 +79,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
                   for n in ("Ana", "Bo")]
         ws_base = base.replace("http", "ws")
         with contextlib.ExitStack() as stack:
-            socks = [stack.enter_context(connect(f"{ws_base}/ws/{code}{query}", ping_interval=None))
+            socks = [stack.enter_context(connect(f"{ws_base}/ws/{code}{query}"))
                      for query in [f"?token={t}" for t in tokens] + [""]]
             for s in socks[:2]:
                 s.send('{"type":"ready","ready":true}')
@@ -236,7 +243,7 @@ def test_a_socket_opened_with_any_code_and_token_is_greeted_or_told_why_not(tabl
                                                                             token: str | None) -> None:
     path = table.code if code == "ROOM" else _segment(code)
     query = "" if token is None else f"?token={_segment(token)}"
-    with connect(f"{table.base.replace('http', 'ws')}/ws/{path}{query}", ping_interval=None) as ws:
+    with connect(f"{table.base.replace('http', 'ws')}/ws/{path}{query}") as ws:
         first = json.loads(ws.recv(timeout=10))
         if code == "ROOM":
             assert first["type"] == "welcome" and first["seat"] is None
@@ -253,7 +260,7 @@ def test_after_the_fuzzing_the_room_is_there_and_the_server_plays_a_whole_game(t
     room = http.post("/api/rooms", json={"players": 1, "difficulty": "training", "bot_delay_ms": 0})
     code = room.json()["code"]
     token = http.post(f"/api/rooms/{code}/join", json={"name": "Eve"}).json()["token"]
-    with connect(f"{table.base.replace('http', 'ws')}/ws/{code}?token={token}", ping_interval=None) as ws:
+    with connect(f"{table.base.replace('http', 'ws')}/ws/{code}?token={token}") as ws:
         ws.send('{"type":"ready","ready":true}')
         ws.send('{"type":"bot","seat":0,"on":true}')  # the planner plays the seat out
         deadline = time.monotonic() + 60
