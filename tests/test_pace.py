@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fusegame.observe import observation
-from fusegame.pace import PaceLine
+from fusegame.pace import PaceLine, far_behind, gauge_level
 from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
 from fusegame.rules.events import Event
@@ -34,6 +34,16 @@ def test_the_line_empties_the_middle_with_an_eighth_of_the_clock_to_spare() -> N
     assert PaceLine(21, 300_000).every_ms == 12_500
     with pytest.raises(ValueError, match="needs bombs and a clock"):
         PaceLine(0, 600_000)
+
+
+def test_the_gauge_turns_red_later_at_tables_that_catch_up_late() -> None:
+    # one to three players: red from three bombs behind the line; four and up, from five
+    assert [far_behind(p) for p in range(1, 10)] == [-3, -3, -3, -5, -5, -5, -5, -5, -5]
+    assert [gauge_level(s) for s in (2, 0, -1, -2, -3)] == ["ahead", "line", "behind", "behind", "far"]
+    assert [gauge_level(s, far_behind(4)) for s in (-3, -4, -5, -6)] == ["behind", "behind", "far", "far"]
+    # the view tells every client where red begins at its table
+    assert observation(new_game(GameConfig(players=4), 1), 0)["pace"]["far"] == -5
+    assert observation(new_game(GameConfig(players=3, game="countdown"), 1), 0)["pace"]["far"] == -3
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -78,7 +88,7 @@ def test_the_view_counts_the_bombs_taken_from_the_middle() -> None:
     assert result.won
     first, last = seen.paces[0], seen.paces[-1]
     assert first == {"needed": config.middle_size, "taken": 0,
-                     "every_ms": round(PaceLine(config.middle_size, 600_000).every_ms)}
+                     "every_ms": round(PaceLine(config.middle_size, 600_000).every_ms), "far": -3}
     taken = [p["taken"] for p in seen.paces]
     assert taken == sorted(taken)  # a bomb taken is never put back
     assert last["taken"] == last["needed"]  # the win took the last bomb
@@ -99,7 +109,7 @@ def test_a_replay_holds_the_bombs_taken_step_by_step() -> None:
     assert record is not None and record.outcome is not None and record.outcome.won
     summary = Replay(record).summary()
     pace, steps = summary["pace"], summary["steps"]
-    assert (pace["needed"], pace["clock_ms"]) == (config.middle_size, 600_000)
+    assert (pace["needed"], pace["clock_ms"], pace["far"]) == (config.middle_size, 600_000, -3)
     taken = pace["taken"]
     assert taken[0] == [0, 0, 0] and taken[-1][1] == config.middle_size  # from the deal to the win
     assert [n for _, n, _ in taken] == sorted(n for _, n, _ in taken)

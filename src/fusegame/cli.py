@@ -537,8 +537,9 @@ def sim(
         "--plot", metavar="FILE.png", help="Also draw the win rate by difficulty and the score "
                                            "distributions to FILE.")] = None,
 ) -> None:
-    """Simulate batches of games: games, wins and losses, win rate and mean score with 95% intervals,
-    mean turns and games per second, for one configuration or a grid of them."""
+    """Simulate batches of games with bots, for one configuration or a grid of them.
+
+    Prints games, wins and losses, the win rate and mean score (95% intervals), turns, games a second."""
     def run() -> None:
         if games < 1:
             raise ValueError("--games must be at least 1")

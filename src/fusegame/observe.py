@@ -24,7 +24,7 @@ from typing import Any
 from fusegame.cards.model import FuseEffect
 from fusegame.constraints import EMPTY
 from fusegame.dice import COLOURS, LETTERS, TYPE_LABELS, colours_text
-from fusegame.pace import PaceLine
+from fusegame.pace import PaceLine, far_behind
 from fusegame.rules.config import Game, GameConfig, quota
 from fusegame.rules.ending import clock_ms
 from fusegame.rules.fuse_cards import RollSix
@@ -57,14 +57,15 @@ def _bag_counts(state: GameState) -> dict[str, int]:
 
 def pace_view(state: GameState) -> dict[str, Any] | None:
     """The facts the pace gauge reads (``fusegame.pace``): the bombs in the middle at the start,
-    those taken from it so far, and the line's time a bomb; ``None`` where it does not apply (an
-    untimed game, or Insane and Heroic, where the hands must be cleared too)."""
+    those taken from it so far, the line's time a bomb, and the step at which the gauge turns red
+    at this table (``far``); ``None`` where it does not apply (an untimed game, or Insane and
+    Heroic, where the hands must be cleared too)."""
     cfg = state.config
     if cfg.time_limit is None or cfg.difficulty.top:
         return None
     line = PaceLine(cfg.middle_size, cfg.time_limit * 1000)
     return {"needed": line.needed, "taken": line.needed - state.bombs_in_middle(),
-            "every_ms": round(line.every_ms)}
+            "every_ms": round(line.every_ms), "far": far_behind(cfg.players)}
 
 
 def score_so_far(state: GameState) -> dict[str, int]:

@@ -46,15 +46,30 @@ class PaceLine:
         return math.floor(self.ahead(taken, elapsed_ms) + 0.5)
 
 
-#: three bombs behind the line or more: the gauge's red (in the bots' games at three players, a
-#: third or more of those games are lost)
+#: three bombs behind the line or more: the gauge's red at one to three players (in the bots' games
+#: at three players, a third or more of those games are lost)
 FAR_BEHIND = -3
 
+#: from this many players the gauge turns red only at ``FAR_BEHIND_BIG``: with a die a seat, those
+#: tables finish more cards a turn once many are near done, so they catch up late
+BIG_TABLE = 4
 
-def gauge_level(step: int) -> str:
-    """The gauge's colour for a step: ``ahead``, ``line``, ``behind`` or ``far``."""
+#: five bombs behind the line or more: the gauge's red at ``BIG_TABLE`` players or more (in the bots'
+#: games at four and five players, three or four behind after five minutes won 92-99% of games,
+#: five or more behind about four in five)
+FAR_BEHIND_BIG = -5
+
+
+def far_behind(players: int) -> int:
+    """The step at which the gauge turns red at a table of ``players``."""
+    return FAR_BEHIND_BIG if players >= BIG_TABLE else FAR_BEHIND
+
+
+def gauge_level(step: int, far: int = FAR_BEHIND) -> str:
+    """The gauge's colour for a step: ``ahead``, ``line``, ``behind`` or ``far`` (``far`` behind
+    or more; ``far_behind`` gives it for a table)."""
     if step > 0:
         return "ahead"
     if step == 0:
         return "line"
-    return "behind" if step > FAR_BEHIND else "far"
+    return "behind" if step > far else "far"

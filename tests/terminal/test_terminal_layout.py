@@ -117,9 +117,14 @@ def test_time_up_ends_the_game_with_the_score_breakdown(tmp_path: Path) -> None:
 
 def test_the_top_line_holds_the_bombs_taken_against_the_pace_line() -> None:
     # 21 bombs on a 10-minute clock: with five minutes left the line has taken 12
-    view = {"pace": {"needed": 21, "taken": 9, "every_ms": 25_000}, "time_limit_ms": 600_000, "outcome": None}
+    view = {"pace": {"needed": 21, "taken": 9, "every_ms": 25_000, "far": -3}, "time_limit_ms": 600_000,
+            "outcome": None}
     assert pace_text(view, 300_000, Words("en")) == "pace [bold #ff5a4f]3 behind[/]"
     assert pace_text(view, 300_000, Words("es")) == "ritmo [bold #ff5a4f]3 por detrás[/]"
+    # a table of four or more turns red only five behind: three behind is amber there
+    big = {**view, "pace": {**view["pace"], "far": -5}}
+    assert pace_text(big, 300_000, Words("en")) == "pace [bold #ffcc4d]3 behind[/]"
+    assert pace_text(big, 250_000, Words("en")) == "pace [bold #ff5a4f]5 behind[/]"  # 5:50 played: 14
     ahead = {**view, "pace": {"needed": 21, "taken": 14, "every_ms": 25_000}}
     assert pace_text(ahead, 300_000, Words("en")) == "pace [bold #4cd37c]2 ahead[/]"
     assert pace_text(view, 350_000, Words("en")) == "pace [bold #ffcc4d]1 behind[/]"  # 4:10 played: 10

@@ -409,6 +409,26 @@ def test_the_clock_shows_the_bombs_taken_against_the_pace_line(server: Server, b
         shot(page, f"play-pace-{name}-es")
 
 
+def test_the_gauge_turns_red_later_at_four_players(server: Server, browser: Browser) -> None:
+    # four bombs left in the middle with a minute on the clock: four behind the line, red at three
+    # players, amber at four, whose tables catch up late (the server says where red begins)
+    behind = {**LAST_BOMB, "row": ["F01", "F02", "F03", "F04"], "time_left": 60}
+    four = {**behind, "config": {"players": 4, "difficulty": "standard"},
+            "players": [*LAST_BOMB["players"], [{"id": "GREENS", "notation": "G G", "points": 1}]]}
+    ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
+    try:
+        for position, level, red_from in ((behind, "far", 3), (four, "behind", 5)):
+            page = ctx.new_page()
+            hinted_position(server, page, position)
+            gauge = page.get_by_test_id("pace")
+            expect(gauge).to_have_text(re.compile(r"Pace\s*4 behind", re.I))
+            expect(gauge).to_have_attribute("data-level", level)
+            expect(gauge).to_have_attribute("title", re.compile(f"{red_from} or more behind, speed up"))
+            page.close()
+    finally:
+        ctx.close()
+
+
 def test_the_minute_mark_says_the_pace(server: Server, browser: Browser) -> None:
     # a second past a minute left, with the table a bomb behind the line: the mark says both
     ctx = browser.new_context(viewport=VIEWPORTS["desktop"])

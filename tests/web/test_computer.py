@@ -245,7 +245,7 @@ def test_the_bombs_taken_are_held_against_the_pace_line(server: Server, ctx: Bro
     # 21 bombs in the middle on a 10-minute clock: the line takes a bomb every 25 s
     gauge = page.get_by_test_id("computer-pace")
     expect(gauge).to_contain_text("on the line")
-    expect(gauge).to_have_attribute("title", re.compile("a bomb every 25 s"))
+    expect(gauge).to_have_attribute("title", re.compile("a bomb every 25 s.*3 or more behind, speed up"))
     page.clock.fast_forward(60_000)  # the line has taken 2.4 bombs, the table none
     expect(gauge).to_contain_text("2 behind")
     expect(gauge).to_have_attribute("data-level", "behind")
@@ -268,6 +268,27 @@ def test_the_bombs_taken_are_held_against_the_pace_line(server: Server, ctx: Bro
     page.get_by_test_id("lang-switch").select_option("es")
     expect(page.get_by_test_id("computer-pace")).to_contain_text("10 por detrás")
     expect(page.get_by_test_id("taken")).to_contain_text("Bombas tomadas del centro")
+
+
+def test_at_four_players_the_gauge_turns_red_only_five_bombs_behind(server: Server,
+                                                                     ctx: BrowserContext) -> None:
+    # four players catch up late: three or four behind the line still wins most games there
+    page = clocked_computer(server, ctx)
+    choose(page, "fuse", 4, "standard")
+    expect(page.get_by_test_id("setup-face-down").locator(".figure")).to_have_text("17")
+    page.get_by_test_id("clock-start").click()
+    gauge = page.get_by_test_id("computer-pace")
+    # 22 bombs in the middle: the line takes a bomb every 23.9 s, 3.8 after a minute and a half
+    expect(gauge).to_have_attribute("title", re.compile("a bomb every 24 s.*5 or more behind, speed up"))
+    page.clock.fast_forward(90_000)
+    expect(gauge).to_contain_text("4 behind")
+    expect(gauge).to_have_attribute("data-level", "behind")
+    page.clock.fast_forward(30_000)  # two minutes: the line has taken 5.0
+    expect(gauge).to_contain_text("5 behind")
+    expect(gauge).to_have_attribute("data-level", "far")
+    shot(page, "computer-pace-four-players")
+    page.get_by_test_id("lang-switch").select_option("es")
+    expect(gauge).to_have_attribute("title", re.compile("con 5 o más por detrás, aceleren"))
 
 
 def test_no_pace_line_at_insane_where_the_hands_must_be_cleared_too(server: Server,

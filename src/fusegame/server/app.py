@@ -29,6 +29,7 @@ from starlette.types import Scope
 
 from fusegame.cards import builtin_catalogue
 from fusegame.constraints import set_memo_limit
+from fusegame.pace import far_behind
 from fusegame.record import GameRecord, RecordError
 from fusegame.server import wire
 from fusegame.server.cardpages import CACHE_CONTROL, CardPages, respond
@@ -461,9 +462,11 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         if fuse_cards is not None:
             options["fuse_cards"] = fuse_cards
         try:
-            return setup_for(options).to_dict()
+            table = setup_for(options)
         except OptionError as e:
             raise HTTPException(422, str(e)) from None
+        # the pace gauge's red at this table, so the Ship's Computer need not know the rule
+        return {**table.to_dict(), "pace_far": far_behind(table.players)}
 
     # ---------------------------------------------------------------- tutorial
     @app.get("/api/tutorial")

@@ -18,7 +18,7 @@ from fusegame.cards.catalogue import builtin_catalogue
 from fusegame.cards.model import BombCard, CardShape, Layout
 from fusegame.cards.notation import parse, print_clause, print_pred
 from fusegame.cards.words import CardWords, card_words
-from fusegame.pace import PaceLine, gauge_level
+from fusegame.pace import FAR_BEHIND, PaceLine, gauge_level
 from fusegame.terminal.table import Table
 from fusegame.terminal.texts import TEXTS, Words
 from fusegame.words import cause_text, event_text, hint_reason, hint_text, seat_name
@@ -215,7 +215,8 @@ def pace_text(v: dict[str, Any], left: int | None, w: Words) -> str:
     step = PaceLine(int(p["needed"]), int(limit)).step(int(p["taken"]), int(limit) - left)
     words = (w("pace.ahead", n=step) if step > 0 else w("pace.line") if step == 0
              else w("pace.behind", n=-step))
-    return f"{w('pace')} [{PACE_STYLES[gauge_level(step)]}]{words}[/]"
+    level = gauge_level(step, int(p.get("far", FAR_BEHIND)))
+    return f"{w('pace')} [{PACE_STYLES[level]}]{words}[/]"
 
 
 def _name(t: Table, seat: int, lang: str) -> str:

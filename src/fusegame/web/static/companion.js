@@ -300,7 +300,8 @@ export class TableComputerPage {
       this.gauge.hide();
       return;
     }
-    this.gauge.show(paceStep(line.needed, line.every_ms, this.s.taken, c.lengthMs - left), line.every_ms);
+    this.gauge.show(paceStep(line.needed, line.every_ms, this.s.taken, c.lengthMs - left), line.every_ms,
+      this.setup.pace_far);
   }
 
   /** A minute mark's words, and the pace where the table counts the bombs it takes. */

@@ -68,7 +68,7 @@ export class ShipComputer {
       this.running ? '' : 'paused'].filter(Boolean).join(' ');
     if (this.pace && this.limit) {
       const p = this.pace;
-      this.gauge.show(paceStep(p.needed, p.every_ms, p.taken, this.limit - left), p.every_ms);
+      this.gauge.show(paceStep(p.needed, p.every_ms, p.taken, this.limit - left), p.every_ms, p.far);
     } else {
       this.gauge.hide();
     }

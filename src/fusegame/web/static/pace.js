@@ -6,7 +6,9 @@
 import {h} from './dom.js';
 import {getLang, t} from './i18n.js';
 
-/** Three bombs behind the line or more: the gauge turns red. */
+/** Three bombs behind the line or more: the gauge turns red, where the server does not say
+ * otherwise for the table (the view's `pace.far`: five behind at four players or more, which catch
+ * up late; fusegame.pace.far_behind). */
 export const FAR_BEHIND = -3;
 
 /** The line for `needed` bombs on a clock of `clockMs` ({needed, every_ms}), as the server works it
@@ -22,11 +24,11 @@ export function paceStep(needed, everyMs, taken, elapsedMs) {
   return step === 0 ? 0 : step; // never -0
 }
 
-/** `ahead`, `line`, `behind` or `far`: the gauge's colour. */
-export function paceLevel(step) {
+/** `ahead`, `line`, `behind` or `far`: the gauge's colour, red from `far` behind. */
+export function paceLevel(step, far = FAR_BEHIND) {
   if (step > 0) return 'ahead';
   if (step === 0) return 'line';
-  return step > FAR_BEHIND ? 'behind' : 'far';
+  return step > far ? 'behind' : 'far';
 }
 
 /** The gauge's words for a step: "2 ahead", "on the line", "3 behind". */
@@ -36,7 +38,7 @@ export function paceText(step) {
   return t('pace.behind', {n: -step});
 }
 
-/** A chip that shows the gauge; `show(step, everyMs)` or `hide()`. */
+/** A chip that shows the gauge; `show(step, everyMs, far)` or `hide()`. */
 export class PaceGauge {
   constructor(testid = 'pace') {
     this.label = h('span', {class: 'pace-label'});
@@ -45,16 +47,16 @@ export class PaceGauge {
     this.shown = null;
   }
 
-  show(step, everyMs) {
-    const key = `${step}/${everyMs}/${getLang()}`;
+  show(step, everyMs, far = FAR_BEHIND) {
+    const key = `${step}/${everyMs}/${far}/${getLang()}`;
     if (this.shown === key) return;
     this.shown = key;
     this.el.hidden = false;
-    this.el.dataset.level = paceLevel(step);
+    this.el.dataset.level = paceLevel(step, far);
     this.el.dataset.step = String(step);
     this.label.textContent = t('pace.label');
     this.value.textContent = paceText(step);
-    this.el.title = t('pace.help', {s: Math.round(everyMs / 1000)});
+    this.el.title = t('pace.help', {s: Math.round(everyMs / 1000), n: -far});
   }
 
   hide() {
