@@ -55,7 +55,7 @@ FAR_BEHIND = -3
 BIG_TABLE = 4
 
 #: five bombs behind the line or more: the gauge's red at ``BIG_TABLE`` players or more (in the bots'
-#: games at four and five players, three or four behind after five minutes won 92-99% of games,
+#: games at four and five players, three or four behind after five minutes won 92-97% of games,
 #: five or more behind about four in five)
 FAR_BEHIND_BIG = -5
 

@@ -102,7 +102,8 @@ class Weights:
     #: the chance, after each die a card is offered in its model of work (``bots.value``), that a
     #: penalty die follows and takes a matching die the card may lose: a card whose dice lie open
     #: to the penalty is further from done than its empty slots say (0: no penalty in the model).
-    #: An analysis knob, measured no better (docs/bots.md, "Cards solved exactly")
+    #: An analysis knob, measured no better (docs/bots.md, "Cards solved exactly", and "Where three
+    #: players stand": at 0.1, up at Standard and down at Expert)
     penalty_rate: float = 0.0
     #: the most states a card may have and still be solved exactly in its model of work; a card
     #: with more is estimated by roll-outs (``bots.value.EXACT_BUDGET``), whose noise can make a
