@@ -13,9 +13,9 @@ with whether the game was won. A line per game, JSON.
 ``report`` reads such files and prints, for each, what the game screen's pace gauge
 (``fusegame.pace``) would have shown after 3, 5 and 7 minutes (the bombs ahead of the line, to the
 nearest whole bomb) and the share of those games won; then, for each mark, a table of the games
-won by the gauge's colour (green: on the line or ahead; amber: behind; red: three or more behind
-at one to three players, five or more at four or more, ``fusegame.pace.far_behind``): the figures
-behind the gauge and the README's "The pace gauge".
+won by the gauge's colour (green: on the line or ahead; amber: behind; red: three or more behind,
+five or more in FUSE at four players or more, ``fusegame.pace.far_behind``): the figures behind
+the gauge and the README's "The pace gauge".
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def report(paths: list[str]) -> None:
         g0 = games[0]
         won = sum(bool(g["won"]) for g in games)
         line = PaceLine(int(g0["needed"]), int(g0["clock_ms"]))  # type: ignore[call-overload]
-        far = far_behind(int(g0["players"]))  # type: ignore[call-overload]
+        far = far_behind(str(g0["game"]), int(g0["players"]))  # type: ignore[call-overload]
         turn_s, die_s = g0.get("pace", [12, 1])  # type: ignore[misc]
         name = f"{g0['game']} {g0['players']}p {g0['level']}, {turn_s:g}+{die_s:g} s"
         print(f"{path}: {name}, {len(games)} games, "

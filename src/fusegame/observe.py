@@ -65,7 +65,7 @@ def pace_view(state: GameState) -> dict[str, Any] | None:
         return None
     line = PaceLine(cfg.middle_size, cfg.time_limit * 1000)
     return {"needed": line.needed, "taken": line.needed - state.bombs_in_middle(),
-            "every_ms": round(line.every_ms), "far": far_behind(cfg.players)}
+            "every_ms": round(line.every_ms), "far": far_behind(cfg.game.value, cfg.players)}
 
 
 def score_so_far(state: GameState) -> dict[str, int]:

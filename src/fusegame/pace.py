@@ -46,23 +46,26 @@ class PaceLine:
         return math.floor(self.ahead(taken, elapsed_ms) + 0.5)
 
 
-#: three bombs behind the line or more: the gauge's red at one to three players (in the bots' games
-#: at three players, a third or more of those games are lost)
+#: three bombs behind the line or more: the gauge's red (in the bots' games at three players, a
+#: third or more of those games are lost)
 FAR_BEHIND = -3
 
-#: from this many players the gauge turns red only at ``FAR_BEHIND_BIG``: with a die a seat, those
-#: tables finish more cards a turn once many are near done, so they catch up late
+#: from this many players, in FUSE, the gauge turns red only at ``FAR_BEHIND_BIG``: with a die a
+#: seat, those tables finish more cards a turn once many are near done, so they catch up late
 BIG_TABLE = 4
 
-#: five bombs behind the line or more: the gauge's red at ``BIG_TABLE`` players or more (in the bots'
-#: games at four and five players, three or four behind after five minutes won 92-97% of games,
-#: five or more behind about four in five)
+#: five bombs behind the line or more: the gauge's red in FUSE at ``BIG_TABLE`` players or more (in
+#: the bots' games at four and five players, three or four behind after five minutes won 92-97%
+#: of games, five or more behind about four in five). Countdown at four players does not catch up
+#: so: at 16 + 1 s a turn, its Expert games two to four behind won a third to a half, so its red
+#: stays at three, as does the red of the games of both sets, which have no such figures
 FAR_BEHIND_BIG = -5
 
 
-def far_behind(players: int) -> int:
-    """The step at which the gauge turns red at a table of ``players``."""
-    return FAR_BEHIND_BIG if players >= BIG_TABLE else FAR_BEHIND
+def far_behind(game: str, players: int) -> int:
+    """The step at which the gauge turns red at a table of ``players`` playing ``game`` (a
+    ``rules.games.Game`` value: ``fuse``, ``countdown``, ``integrated`` or ``epic``)."""
+    return FAR_BEHIND_BIG if game == "fuse" and players >= BIG_TABLE else FAR_BEHIND
 
 
 def gauge_level(step: int, far: int = FAR_BEHIND) -> str:

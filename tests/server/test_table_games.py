@@ -68,10 +68,12 @@ def test_the_setup_follows_the_options(client: TestClient) -> None:
     assert sparks["sparks"] > 0 and sparks["roles"] == 2
     fewer = client.get("/api/computer/setup", params={**COUNTDOWN_3_EXPERT, "fuse_cards": 2}).json()
     assert fewer["fuse_cards"] == 2
-    # the pace gauge turns red three bombs behind at three players, five at four and up, which
+    # the pace gauge turns red three bombs behind, five in FUSE at four players and up, which
     # catch up late (fusegame.pace.far_behind): the Ship's Computer is told, not left to know
     assert fuse["pace_far"] == -3
     assert client.get("/api/computer/setup", params={"players": 4}).json()["pace_far"] == -5
+    countdown = client.get("/api/computer/setup", params={"game": "countdown", "players": 4}).json()
+    assert countdown["pace_far"] == -3
     r = client.get("/api/computer/setup", params={"game": "countdown", "players": 7})
     assert r.status_code == 422 and r.json()["detail"] == "players: must be from 1 to 4, got 7"
 

@@ -466,7 +466,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         except OptionError as e:
             raise HTTPException(422, str(e)) from None
         # the pace gauge's red at this table, so the Ship's Computer need not know the rule
-        return {**table.to_dict(), "pace_far": far_behind(table.players)}
+        return {**table.to_dict(), "pace_far": far_behind(table.game, table.players)}
 
     # ---------------------------------------------------------------- tutorial
     @app.get("/api/tutorial")

@@ -7,8 +7,8 @@ import {h} from './dom.js';
 import {getLang, t} from './i18n.js';
 
 /** Three bombs behind the line or more: the gauge turns red, where the server does not say
- * otherwise for the table (the view's `pace.far`: five behind at four players or more, which catch
- * up late; fusegame.pace.far_behind). */
+ * otherwise for the table (the view's `pace.far`: five behind in FUSE at four players or more,
+ * which catch up late; fusegame.pace.far_behind). */
 export const FAR_BEHIND = -3;
 
 /** The line for `needed` bombs on a clock of `clockMs` ({needed, every_ms}), as the server works it
