@@ -2,6 +2,12 @@
 
     python bench/search_paired.py --cells 3/standard,3/expert,3/elite,4/standard --games 200
     python bench/search_paired.py --cells 3/expert --games 100 --policy search:4x3 --json out.json
+    python bench/search_paired.py --cells 3/standard --games 2500 --policy play:standard_penalty_rate=0.1 \
+        --base-from earlier.json
+
+``--base-from`` reads the base's games from an earlier run's ``--json`` (the same game, seed and
+cells, deals that cover these), so that only the challenger plays: the base named there, already
+played on these deals, need not play them again.
 
 Game ``i`` of every cell uses ``game_seed(seed, i)`` for both policies (as bench/winrates.py
 does), so each deal is played once by each policy. Prints, per cell, each policy's win rate with
@@ -61,9 +67,17 @@ def main() -> None:
     ap.add_argument("--base", default="team")
     ap.add_argument("--policy", default="search")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--base-from", type=Path, default=None,
+                    help="the base's games from an earlier run's --json, not played again")
     a = ap.parse_args()
+    earlier: dict[str, Any] | None = None
+    if a.base_from is not None:
+        earlier = json.loads(a.base_from.read_text())
+        if (earlier["game"], earlier["seed"]) != (a.game, a.seed):
+            raise SystemExit(f"{a.base_from} holds {earlier['game']} games of seed {earlier['seed']}")
+        a.base = earlier["base"]
     out: dict[str, Any] = {"base": a.base, "policy": a.policy, "game": a.game, "seed": a.seed,
-                           "pace": "12 s a turn + 1 s a die", "cells": {}}
+                           "start": a.start, "pace": "12 s a turn + 1 s a die", "cells": {}}
     print(f"{a.policy} vs {a.base}, {a.game}, {a.games} paired deals a cell, seed {a.seed}\n")
     print(f"| cell | {a.base} win % [95% CI] | {a.policy} win % [95% CI] | paired diff pp [95% CI] "
           "| only base / only new | ms per roll p50 / p99 / max |")
@@ -73,12 +87,21 @@ def main() -> None:
         config = GameConfig(players=int(players), difficulty=level, game=a.game)
         base = get_policy(a.base)
         new = Timed(get_policy(a.policy))
+        played: list[int] | None = None
+        if earlier is not None:
+            at = earlier.get("start", 0)
+            known = earlier["cells"].get(cell)
+            if known is None or not at <= a.start <= a.start + a.games <= at + known["games"]:
+                raise SystemExit(f"{a.base_from} does not hold deals {a.start}-"
+                                 f"{a.start + a.games - 1} of {cell}")
+            played = known["base_won"][a.start - at:a.start - at + a.games]
         wa: list[bool] = []
         wb: list[bool] = []
         for i in range(a.start, a.start + a.games):
             seed = game_seed(a.seed, i)
             # both policies meet deal i; the challenger's clock is read per (game, turn)
-            wa.append(play_game(config, seed, base, Pace()).won)
+            wa.append(bool(played[i - a.start]) if played is not None
+                      else play_game(config, seed, base, Pace()).won)
             new.game = i
             wb.append(play_game(config, seed, new, Pace()).won)
             freeze_survivors()

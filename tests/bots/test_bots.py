@@ -193,8 +193,9 @@ def test_the_planner_in_play_solves_a_mid_sized_card_exactly() -> None:
     # F49 (? G5 ?): any die fills an outer slot, so a die there saves at most a die of work, and
     # so does the next. The card has more states than the team planner solves exactly, and the
     # noise of its roll-outs says the first die saves 18 dice and the second costs 12, so that
-    # the penalty taking the second back would look like a gain
-    g = new_game(GameConfig(players=3), 1)
+    # the penalty taking the second back would look like a gain (at Expert, where the planner in
+    # play's models leave the penalty out)
+    g = new_game(GameConfig(players=3, difficulty="expert"), 1)
     rules = g.card_rules("F49")
     blue, red = t("B3"), t("R2")
     for planner in (TeamPlanner(PLAY_WEIGHTS), TeamPlanner()):
@@ -313,6 +314,28 @@ def test_a_card_model_with_the_penalty_counts_the_dice_it_can_lose() -> None:
     planner = get_policy("play:penalty_rate=0.2")
     assert isinstance(planner, TeamPlanner)
     assert planner.model(g, "F34").draws(rules.empty) == more.draws(rules.empty)
+
+
+def test_at_standard_the_planner_in_play_weighs_the_penalty_on_its_cards() -> None:
+    # FUSE at Standard where every seat takes one die: the planner in play's card models count the
+    # penalty that may take a card's dice (at chance 0.1 a die), where that won more games; at
+    # Expert, and at 2 players, where it did not, a card is worked out as before
+    def planned_work(config: GameConfig) -> tuple[float, float, float]:
+        g = new_game(config, 1)
+        rules = g.card_rules("F34")  # R R B B: every die on it can be lost
+        weights = tuple(type_weights(g.dice))
+        planner = get_policy("play")
+        assert isinstance(planner, TeamPlanner)
+        plain, penalised = (card_model("F34", rules, weights, penalty=q).draws(rules.empty)
+                            for q in (0.0, 0.1))
+        return planner.model(g, "F34").draws(rules.empty), plain, penalised
+
+    for players in (3, 4, 5):
+        used, plain, penalised = planned_work(GameConfig(players=players))
+        assert used == penalised > plain
+    for config in (GameConfig(players=3, difficulty="expert"), GameConfig(players=2)):
+        used, plain, penalised = planned_work(config)
+        assert used == plain < penalised
 
 
 def test_a_complete_card_needs_nothing_and_harder_cards_need_more(cards: Catalogue) -> None:

@@ -174,14 +174,14 @@ def test_the_take_hint_says_when_the_dice_in_the_bag_chose_the_card() -> None:
     h = by_seat(load("take_next_roll.yaml"))[0]
     assert isinstance(h.action, TakeCard) and h.action.card == "TWO_BLUES"
     why = h.advice["why"]
-    assert why["kind"] == "next_roll" and why["instead"]["id"] == "TWO_REDS" and why["work"] == 10
+    assert why["kind"] == "next_roll" and why["instead"]["id"] == "TWO_REDS" and why["work"] == 11
     more = f"{why['ahead_tenths'] / 10:g}"
     assert why["ahead_tenths"] >= 10  # no die of the next roll can go on TWO_REDS; most fit TWO_BLUES
     assert h.reason == (
-        "Take TWO_BLUES: the card the dice in the bag fit (about 10 dice), rather than TWO_REDS: the "
+        "Take TWO_BLUES: the card the dice in the bag fit (about 11 dice), rather than TWO_REDS: the "
         f"team's next roll should do about {more} dice more work")
     assert hint_reason(h.advice, "es") == (
-        "Coge TWO_BLUES: la carta a la que mejor se ajustan los dados de la bolsa (unos 10 dados), en vez "
+        "Coge TWO_BLUES: la carta a la que mejor se ajustan los dados de la bolsa (unos 11 dados), en vez "
         f"de TWO_REDS: la próxima tirada del equipo debería rendir unos {more.replace('.', ',')} dados "
         "más de trabajo")
 
@@ -222,11 +222,11 @@ def test_late_in_the_game_the_hint_finishes_the_card_that_can_still_win() -> Non
     assert h.advice["why"]["kind"] == "focus" and h.advice["why"]["left"] == 1
     assert h.advice["why"]["spare"]["id"] == "F42"
     assert h.reason == (
-        "Yellow 2 on F43 (Rising, stack) slot 1: finish this one first (about 13 dice to go, was 14); "
+        "Yellow 2 on F43 (Rising, stack) slot 1: finish this one first (about 14 dice to go, was 15); "
         "only 1 bomb is left in the middle, so F42 (Four colours up, stack) will likely never need finishing")
     assert hint_reason(h.advice, "es") == (
-        "El dado amarillo 2 en F43 (Rising, pila), casilla 1: termina esta primero (faltan unos 13 dados, "
-        "antes 14); solo queda 1 bomba en el centro, así que seguramente no hará falta terminar F42 (Four "
+        "El dado amarillo 2 en F43 (Rising, pila), casilla 1: termina esta primero (faltan unos 14 dados, "
+        "antes 15); solo queda 1 bomba en el centro, así que seguramente no hará falta terminar F42 (Four "
         "colours up, pila)")
 
 

@@ -45,6 +45,7 @@ from fusegame.rules.actions import (
     with_time,
 )
 from fusegame.rules.config import dice_per_turn
+from fusegame.rules.games import Difficulty
 from fusegame.rules.roles import VERBS as ROLE_VERBS
 from fusegame.rules.state import Decision, GameState, Phase
 
@@ -105,6 +106,10 @@ class Weights:
     #: An analysis knob, measured no better (docs/bots.md, "Cards solved exactly", and "Where three
     #: players stand": at 0.1, up at Standard and down at Expert)
     penalty_rate: float = 0.0
+    #: the same chance at Standard in FUSE where every seat takes one die (3 players or more),
+    #: where ``penalty_rate`` is 0: there the penalty-aware models win more games, and at Expert
+    #: and Elite they do not (docs/bots.md, "The penalty in the cards' models at Standard")
+    standard_penalty_rate: float = 0.0
     #: the most states a card may have and still be solved exactly in its model of work; a card
     #: with more is estimated by roll-outs (``bots.value.EXACT_BUDGET``), whose noise can make a
     #: die look worth many dice on one state and its loss a gain on the next
@@ -173,15 +178,18 @@ class Weights:
 #: card counts a die less while the bag runs low. Where every seat takes one die (FUSE at 3 players
 #: or more), the roll's best plans are judged again by 32 sampled next rolls, and so is the card to
 #: take, whose size then counts 4 dice of work a slot or point rather than 10. Late in the game a
-#: roll that can take the last bombs from the middle takes them. Measured on the same deals, it
-#: wins more often at every table where the planner loses games (docs/bots.md, "The smallest card
-#: first", "Finish what can still win", "The hard cards first where every card counts", "The
-#: penalty after the placements", "Cards solved exactly", "The next roll", "The card the next roll
-#: fits", "The roll that wins" and "The card to take without its points").
+#: roll that can take the last bombs from the middle takes them. At Standard in FUSE, where every
+#: seat takes one die, a card's model of work counts the penalty that may take its dice. Measured
+#: on the same deals, it wins more often at every table where the planner loses games
+#: (docs/bots.md, "The smallest card first", "Finish what can still win", "The hard cards first
+#: where every card counts", "The penalty after the placements", "Cards solved exactly", "The next
+#: roll", "The card the next roll fits", "The roll that wins", "The card to take without its
+#: points" and "The penalty in the cards' models at Standard").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
                        penalty_after_plan=1.0, exact_states=3000, exact_tail=3,
                        tail_from_players=3, tail_in_countdown=1, bag_guard=1.0, look_rolls=32,
-                       take_look=10.0, take_look_size=4.0, win_bonus=100.0, take_points=0.0)
+                       take_look=10.0, take_look_size=4.0, win_bonus=100.0, take_points=0.0,
+                       standard_penalty_rate=0.1)
 
 
 _NONE: frozenset[tuple[int, str]] = frozenset()
@@ -432,11 +440,20 @@ class TeamPlanner:
         return w
 
     def model(self, state: GameState, card: str) -> CardModel:
-        # on the hot path: the game's rules are asked only where the analysis knob is set
+        # on the hot path: the game's rules are asked only where a penalty may be weighed
         rate = self.w.penalty_rate
+        if rate <= 0 and self.w.standard_penalty_rate > 0 and self._standard_one_die(state):
+            rate = self.w.standard_penalty_rate
         penalty = rate if rate > 0 and not state.config.uses_sparks else 0.0
         return card_model(card, state.card_rules(card), self.weights(state), self.w.exact_states,
                           offer=self.w.offer_dice, penalty=penalty, tail=self.tail(state))
+
+    @staticmethod
+    def _standard_one_die(state: GameState) -> bool:
+        """FUSE at Standard where every seat takes one die a roll (``standard_penalty_rate``)."""
+        config = state.config
+        return (config.difficulty is Difficulty.STANDARD and state.quota == 1
+                and not config.countdown_rules)
 
     def tail(self, state: GameState) -> int:
         """The most empty slots of a big card's states solved exactly at this table."""

@@ -24,11 +24,12 @@ seat at the table sees the whole roll, not one die): then ``w_t`` above becomes 
 the best of ``offer`` dice is of class ``t``, and ``draws`` counts offers rather than dice. The
 planner uses one die a time; ``Weights.offer_dice`` tries more (measured no better).
 
-A model may also count the penalty (``penalty``, FUSE's unused-dice penalty, for analysis): after
-each die offered, a penalty die comes with that chance and takes the card's matching die whose
-loss costs least, among those it may take. A die can then go back, so the states form cycles;
-they are solved by value iteration from the values without the penalty. Big cards are left
-without it (their roll-outs would only add noise).
+A model may also count the penalty (``penalty``, FUSE's unused-dice penalty; the planner in play
+counts it at Standard, ``Weights.standard_penalty_rate``): after each die offered, a penalty die
+comes with that chance and takes the card's matching die whose loss costs least, among those it
+may take. A die can then go back, so the states form cycles; they are solved by value iteration
+from the values without the penalty. Big cards are left without it (their roll-outs would only
+add noise).
 
 On a big card, the states with at most ``tail`` empty slots (1 by default) are solved exactly,
 and with a longer tail a roll-out stops where the tail begins and adds the tail's exact value. The
@@ -225,60 +226,93 @@ class CardModel:
                         self._exact(back)
                         grown = True
         states = [st for st in memo if EMPTY in st]
-        moves: dict[State, list[tuple[float, list[State]]]] = {}
-        takes: dict[State, list[tuple[State, list[float]]]] = {}
+        # the sweeps below run on the states' places in ``states`` rather than on the states
+        # themselves (no tuple is hashed in them), and do the same sums in the same order
+        index = {st: i for i, st in enumerate(states)}
+        value = [memo[st] for st in states]
+        # each class of die a state may take: its weight, whether some placement completes the
+        # card (worth nothing more: the best), else the unfinished states its placements reach
+        moves: list[list[tuple[float, bool, list[int]]]] = []
+        takes: list[list[tuple[int, list[float]]]] = []
         for st in states:
-            moves[st] = [(w, [st[:j] + (rep,) + st[j + 1:] for j in rules.legal_slots(st, rep)])
-                         for rep, w in self.classes]
-            takes[st] = [(self.without(st, k), match[st[k]]) for k in rules.removable(st)]
+            mine: list[tuple[float, bool, list[int]]] = []
+            for rep, w in self.classes:
+                nexts = [st[:j] + (rep,) + st[j + 1:] for j in rules.legal_slots(st, rep)]
+                if nexts:
+                    done = any(EMPTY not in x or x not in memo for x in nexts)
+                    mine.append((w, done, [] if done else [index[x] for x in nexts]))
+            moves.append(mine)
+            takes.append([(index[self.without(st, k)], match[st[k]]) for k in rules.removable(st)])
         n_kinds = len(kinds)
+        n = len(states)
+        # the chance that the penalty takes each die a state may lose depends only on the order
+        # of their costs, which seldom changes from one sweep to the next: it is worked out again
+        # only when the order changes (the sweeps are most of the time a card's first meeting takes)
+        taken: list[tuple[list[int], list[float], float] | None] = [None] * n
+        settled = [0.0] * n
+        hit = [0.0] * n
+        lost = [0.0] * n
         for _ in range(200):
             # each state's value once the penalty that may follow a die has come: with chance
             # ``q * hit`` it takes a die, the owner's cheapest match, worth ``lost`` in all
-            settled: dict[State, float] = {}
-            hit: dict[State, float] = {}
-            lost: dict[State, float] = {}
-            for st in states:
-                options = sorted(takes[st], key=lambda o: memo[o[0]])
+            for s_i in range(n):
+                options = takes[s_i]
                 worth = 0.0
                 chance = 0.0
                 if options:
-                    for i in range(n_kinds):
-                        left = shares[i]  # the chance that no cheaper die matched this kind
-                        for back, matches in options:
-                            p = left * matches[i]
-                            if p > 0:
-                                worth += p * memo[back]
-                                chance += p
-                                left -= p
-                hit[st] = chance
-                lost[st] = q * worth
-                settled[st] = (1.0 - q * chance) * memo[st] + q * worth
+                    order = sorted(range(len(options)), key=lambda k: value[options[k][0]])
+                    last = taken[s_i]
+                    if last is None or last[0] != order:
+                        odds = [0.0] * len(order)
+                        for i in range(n_kinds):
+                            left = shares[i]  # the chance that no cheaper die matched this kind
+                            for pos, k in enumerate(order):
+                                p = left * options[k][1][i]
+                                if p > 0:
+                                    odds[pos] += p
+                                    left -= p
+                        last = taken[s_i] = (order, odds, sum(odds))
+                    odds = last[1]
+                    chance = last[2]
+                    for pos, k in enumerate(order):
+                        worth += odds[pos] * value[options[k][0]]
+                hit[s_i] = chance
+                lost[s_i] = q * worth
+                settled[s_i] = (1.0 - q * chance) * value[s_i] + q * worth
             change = 0.0
-            for st in states:
+            for s_i in range(n):
                 opts: list[tuple[float, float]] = []
-                for w, nexts in moves[st]:
-                    if nexts:
-                        best = min(settled.get(x, memo.get(x, 0.0)) if EMPTY in x else 0.0 for x in nexts)
+                for w, done, reach in moves[s_i]:
+                    if done:
+                        opts.append((0.0, w))
+                    else:
+                        best = settled[reach[0]]
+                        for x_i in reach:
+                            v = settled[x_i]
+                            if v < best:
+                                best = v
                         opts.append((best, w))
                 opts.sort()
                 # as ``_solve``, a declined die leaves the card to the penalty where it stands
-                stay = 1.0 - q * hit[st]
+                stay = 1.0 - q * hit[s_i]
+                gone = lost[s_i]
                 e = HOPELESS
                 placed = 0.0
                 w_sum = 0.0
                 for b, w in opts:
-                    if b >= stay * e + lost[st]:
+                    if b >= stay * e + gone:
                         break
                     placed += w * b
                     w_sum += w
                     den = 1.0 - (1.0 - w_sum) * stay
                     if den > 0:
-                        e = min(HOPELESS, (1.0 + placed + (1.0 - w_sum) * lost[st]) / den)
-                change = max(change, abs(e - memo[st]))
-                memo[st] = e
+                        e = min(HOPELESS, (1.0 + placed + (1.0 - w_sum) * gone) / den)
+                change = max(change, abs(e - value[s_i]))
+                value[s_i] = e
             if change < 1e-9:
                 break
+        for s_i, st in enumerate(states):
+            memo[st] = value[s_i]
 
     def _rollouts(self, state: State) -> float:
         """Mean dice offered to a filler that puts each die on a random legal slot (seeded by
