@@ -2,7 +2,7 @@
 
     python bench/search_paired.py --cells 3/standard,3/expert,3/elite,4/standard --games 200
     python bench/search_paired.py --cells 3/expert --games 100 --policy search:4x3 --json out.json
-    python bench/search_paired.py --cells 3/standard --games 2500 --policy play:standard_penalty_rate=0.1 \
+    python bench/search_paired.py --cells 3/standard --games 2500 --policy play:standard_penalty_rate=0.2 \
         --base-from earlier.json
 
 ``--base-from`` reads the base's games from an earlier run's ``--json`` (the same game, seed and
@@ -72,7 +72,12 @@ def main() -> None:
     a = ap.parse_args()
     earlier: dict[str, Any] | None = None
     if a.base_from is not None:
-        earlier = json.loads(a.base_from.read_text())
+        try:
+            earlier = json.loads(a.base_from.read_text())
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"--base-from {a.base_from}: {e}") from None
+        if "start" not in earlier:  # a run's first deal was not recorded at first
+            raise SystemExit(f"{a.base_from} does not say which deals it holds (no 'start')")
         if (earlier["game"], earlier["seed"]) != (a.game, a.seed):
             raise SystemExit(f"{a.base_from} holds {earlier['game']} games of seed {earlier['seed']}")
         a.base = earlier["base"]
@@ -89,7 +94,7 @@ def main() -> None:
         new = Timed(get_policy(a.policy))
         played: list[int] | None = None
         if earlier is not None:
-            at = earlier.get("start", 0)
+            at = earlier["start"]
             known = earlier["cells"].get(cell)
             if known is None or not at <= a.start <= a.start + a.games <= at + known["games"]:
                 raise SystemExit(f"{a.base_from} does not hold deals {a.start}-"
