@@ -227,7 +227,7 @@ class CardModel:
                         grown = True
         states = [st for st in memo if EMPTY in st]
         # the sweeps below run on the states' places in ``states`` rather than on the states
-        # themselves (no tuple is hashed in them), and do the same sums in the same order
+        # themselves, so that no tuple is hashed in them
         index = {st: i for i, st in enumerate(states)}
         value = [memo[st] for st in states]
         # each class of die a state may take: its weight, whether some placement completes the
