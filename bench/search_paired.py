@@ -90,7 +90,7 @@ def main() -> None:
     for cell in a.cells.split(","):
         players, level = cell.split("/")
         config = GameConfig(players=int(players), difficulty=level, game=a.game)
-        base = get_policy(a.base)
+        base = get_policy(a.base) if earlier is None else None  # read, not played, with --base-from
         new = Timed(get_policy(a.policy))
         played: list[int] | None = None
         if earlier is not None:
@@ -105,8 +105,11 @@ def main() -> None:
         for i in range(a.start, a.start + a.games):
             seed = game_seed(a.seed, i)
             # both policies meet deal i; the challenger's clock is read per (game, turn)
-            wa.append(bool(played[i - a.start]) if played is not None
-                      else play_game(config, seed, base, Pace()).won)
+            if played is not None:
+                wa.append(bool(played[i - a.start]))
+            else:
+                assert base is not None
+                wa.append(play_game(config, seed, base, Pace()).won)
             new.game = i
             wb.append(play_game(config, seed, new, Pace()).won)
             freeze_survivors()
