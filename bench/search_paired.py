@@ -1,7 +1,7 @@
 """Paired comparison of two policies on the same deals, with decision times.
 
     python bench/search_paired.py --cells 3/standard,3/expert,3/elite,4/standard --games 200
-    python bench/search_paired.py --cells 3/expert --games 100 --policy search:4x3 --json out.json
+    python bench/search_paired.py --cells 3/expert --games 100 --policy rollout:4x3 --json out.json
     python bench/search_paired.py --cells 3/standard --games 2500 --policy play:standard_penalty_rate=0.2 \
         --base-from earlier.json
 
@@ -65,7 +65,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--start", type=int, default=0, help="first game index (to extend a run)")
     ap.add_argument("--base", default="team")
-    ap.add_argument("--policy", default="search")
+    ap.add_argument("--policy", default="rollout")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--base-from", type=Path, default=None,
                     help="the base's games from an earlier run's --json, not played again")

@@ -1,7 +1,7 @@
 """Where the turns go: per-game counts of a policy's FUSE games, split into won and lost.
 
     python bench/where_turns_go.py expert 150            # team planner, 3 players, Expert
-    python bench/where_turns_go.py elite 100 search 3    # LEVEL GAMES [POLICY [PLAYERS]]
+    python bench/where_turns_go.py elite 100 rollout 3   # LEVEL GAMES [POLICY [PLAYERS]]
     python bench/where_turns_go.py expert 300 play:dud_gain=1   # the planner in play, every card counting
 
 Counts, per game, the turns played, the dice rolled and placed, the dice left unused (the

@@ -416,10 +416,12 @@ PolicyOpt = Annotated[str, typer.Option(
     "--policy", help=f"Policy: {', '.join(POLICY_FACTORIES)}: team is the team planner; play the "
                      "planner as the bots and hints play (the smallest card first, the cards "
                      "that can still win finished first, the next roll looked at); "
-                     "team:NAME=VALUE,... or play:NAME=VALUE,... change the planner's "
-                     "weights; search[:SxT] the team planner with S sampled futures played T "
-                     "turns ahead for each card choice (default 6x4; for analysis, up to a "
-                     "second a roll; it wins less often than play).")]
+                     "search the same planner given the analysis budget (more next rolls and "
+                     "plans looked at, bigger cards solved exactly; up to about a second a "
+                     "roll); team:NAME=VALUE,..., play:NAME=VALUE,... or search:NAME=VALUE,... "
+                     "change the planner's weights; rollout[:SxT] the team planner with S "
+                     "sampled futures played T turns ahead for each card choice (default 6x4; it "
+                     "wins less often than play).")]
 
 
 def _players(players: int | None, game: str) -> int:

@@ -15,7 +15,7 @@ import yaml
 from conftest import die, put, roll, t, turn_start
 from fusegame.bots.greedy import greedy_policy
 from fusegame.bots.hints import hint
-from fusegame.bots.team import PLAY_WEIGHTS, Move, TeamPlanner
+from fusegame.bots.team import PLAY_WEIGHTS, SEARCH_WEIGHTS, Move, TeamPlanner
 from fusegame.bots.value import HOPELESS, CardModel, card_model, type_weights
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
@@ -211,6 +211,33 @@ def test_the_planner_in_play_solves_a_mid_sized_card_exactly() -> None:
         else:
             assert m.big
             assert empty_work - one_work > 5 and two_work - one_work > 5
+
+
+def test_the_analysis_budget_solves_exactly_a_card_the_planner_in_play_estimates() -> None:
+    # F23 (stack: ? =c|n ? =c|n ? =c|n ?) has more states than the planner in play solves
+    # exactly, and fewer than ``--policy search`` does: there its work is the exact expectation
+    g = new_game(GameConfig(players=3, difficulty="expert"), 1)
+    rules = g.card_rules("F23")
+    play, search = TeamPlanner(PLAY_WEIGHTS).model(g, "F23"), get_policy("search")
+    assert isinstance(search, TeamPlanner) and search.w == SEARCH_WEIGHTS
+    analysed = search.model(g, "F23")
+    assert play.big and not analysed.big
+    exact = CardModel("F23", rules, tuple(type_weights(g.dice)), exact_budget=10**6)
+    assert analysed.draws(rules.empty) == pytest.approx(exact.draws(rules.empty))
+
+
+def test_the_analysis_budget_judges_the_roll_on_more_of_the_rolls_to_come() -> None:
+    # the planner in play's judgement with a wider look at the next roll (every other weight as in
+    # play), and a whole game played legally with it where the look counts: every seat one die
+    config = GameConfig(players=3, difficulty="standard")
+    search = get_policy("search")
+    assert isinstance(search, TeamPlanner)
+    assert search.w.look_rolls > PLAY_WEIGHTS.look_rolls
+    assert search.w.look_plans > PLAY_WEIGHTS.look_plans
+    assert replace(search.w, look_rolls=PLAY_WEIGHTS.look_rolls, look_plans=PLAY_WEIGHTS.look_plans,
+                   exact_states=PLAY_WEIGHTS.exact_states) == PLAY_WEIGHTS
+    result = play_game(config, game_seed(2026, 3), search, Pace(), checked=True)
+    assert result.outcome is not None
 
 
 def test_a_card_too_big_to_solve_is_solved_exactly_near_its_end() -> None:

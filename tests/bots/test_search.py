@@ -1,4 +1,5 @@
-"""The search policy: legal, reproducible, blind to the hidden future, and within its budget."""
+"""The roll-out search (``--policy rollout``): legal, reproducible, blind to the hidden future, and
+within its budget."""
 
 from __future__ import annotations
 
@@ -105,14 +106,21 @@ def test_the_search_spends_exactly_its_budget(samples: int, horizon: int) -> Non
 
 
 def test_the_budget_is_named_with_the_policy() -> None:
-    policy = get_policy("search:3x2")
+    policy = get_policy("rollout:3x2")
     assert isinstance(policy, SearchPolicy)
     assert (policy.budget.samples, policy.budget.horizon) == (3, 2)
-    assert isinstance(get_policy("search"), SearchPolicy)
-    with pytest.raises(ValueError):
-        get_policy("search:lots")
+    assert isinstance(get_policy("rollout"), SearchPolicy)
+    with pytest.raises(ValueError, match="rollout:6x4p3"):
+        get_policy("rollout:lots")
     with pytest.raises(ValueError):
         SearchBudget(samples=0)
+
+
+def test_the_old_name_of_the_roll_out_search_says_its_new_one() -> None:
+    # ``search:SxT`` named the roll-out search before ``search`` became the planner in play given
+    # the analysis budget: a command line written then must fail with the spelling that works
+    with pytest.raises(ValueError, match=r"now rollout:6x4p2\b"):
+        get_policy("search:6x4p2")
 
 
 def test_the_roll_outs_charge_the_pace_of_the_game_played() -> None:

@@ -43,10 +43,11 @@ def _play() -> Policy:
 
 
 def _planner(name: str, arg: str) -> Policy:
-    """``team:K=V,...`` or ``play:K=V,...``: the planner with some of its weights changed."""
+    """``team:K=V,...``, ``play:K=V,...`` or ``search:K=V,...``: the planner with some of its
+    weights changed."""
     from dataclasses import fields, replace
 
-    from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner, Weights
+    from fusegame.bots.team import PLAY_WEIGHTS, SEARCH_WEIGHTS, TeamPlanner, Weights
     known = {f.name: f.type for f in fields(Weights)}
     changes: dict[str, Any] = {}  # each checked against the field it sets
     for part in arg.split(","):
@@ -58,16 +59,22 @@ def _planner(name: str, arg: str) -> Policy:
             changes[key] = int(value) if known[key] in (int, "int") else float(value)
         except ValueError:
             raise ValueError(f"planner weight {key}: {value!r} is not a number") from None
-    return TeamPlanner(replace(PLAY_WEIGHTS if name == "play" else Weights(), **changes))
+    base = {"play": PLAY_WEIGHTS, "search": SEARCH_WEIGHTS}.get(name, Weights())
+    return TeamPlanner(replace(base, **changes))
 
 
-def _search(arg: str = "") -> Policy:
+def _search() -> Policy:
+    from fusegame.bots.team import SEARCH_WEIGHTS, TeamPlanner
+    return TeamPlanner(SEARCH_WEIGHTS)
+
+
+def _rollout(arg: str = "") -> Policy:
     from fusegame.bots.search import SearchBudget, SearchPolicy
     if not arg:
         return SearchPolicy()
     m = re.fullmatch(r"(\d+)x(\d+)(?:p(\d+))?", arg)
     if m is None:
-        raise ValueError(f"search budget {arg!r}: write SAMPLESxTURNS[pPLANS], e.g. search:6x4p3")
+        raise ValueError(f"roll-out budget {arg!r}: write SAMPLESxTURNS[pPLANS], e.g. rollout:6x4p3")
     return SearchPolicy(SearchBudget(samples=int(m[1]), horizon=int(m[2]), plans=int(m[3] or 0)))
 
 
@@ -79,23 +86,31 @@ POLICY_FACTORIES: dict[str, Callable[[], Policy]] = {
     "team": _team,
     "play": _play,
     "search": _search,
+    "rollout": _rollout,
 }
 
 POLICIES: dict[str, Policy] = {"random": random_policy}
 
 
 def get_policy(name: str) -> Policy:
-    """A policy by name (``random``, ``greedy``, ``team``, ``play`` or ``search``); ``ValueError``
-    naming the choices otherwise. ``play`` is the team planner as the bots and hints in play use
-    it (``bots.team.PLAY_WEIGHTS``: the smallest card first). ``search:SxT`` gives the search
-    policy a budget of ``S`` sampled futures per candidate, each played ``T`` turns ahead
-    (``search`` alone: 6x4); ``search:SxTpN`` also plays out the planner's ``N`` best plans of
-    each roll. ``team:NAME=VALUE,...`` and ``play:NAME=VALUE,...`` change some of the planner's
-    weights (``bots.team.Weights``), for analysis: ``play:dud_gain=1`` is the planner in play with
-    every card counting alike."""
-    if name.startswith("search:"):
-        return _search(name.split(":", 1)[1])
-    if name.startswith(("team:", "play:")):
+    """A policy by name (``random``, ``greedy``, ``team``, ``play``, ``search`` or ``rollout``);
+    ``ValueError`` naming the choices otherwise. ``play`` is the team planner as the bots and hints
+    in play use it (``bots.team.PLAY_WEIGHTS``: the smallest card first); ``search`` is the same
+    planner given the analysis budget (``bots.team.SEARCH_WEIGHTS``: more next rolls and plans
+    looked at, bigger cards solved exactly; up to about a second a roll). ``rollout:SxT`` is the
+    team planner with its card choices searched by ``S`` sampled futures per candidate, each
+    played ``T`` turns ahead (``rollout`` alone: 6x4); ``rollout:SxTpN`` also plays out the
+    planner's ``N`` best plans of each roll. ``team:NAME=VALUE,...``, ``play:NAME=VALUE,...``
+    and ``search:NAME=VALUE,...`` change some of the planner's weights (``bots.team.Weights``),
+    for analysis: ``play:dud_gain=1`` is the planner in play with every card counting alike."""
+    if name.startswith("rollout:"):
+        return _rollout(name.split(":", 1)[1])
+    if re.fullmatch(r"search:\d+x\d+(?:p\d+)?", name):
+        # before this version ``search:SxT`` named the roll-out search
+        raise ValueError(f"{name!r}: the roll-out search is now rollout:{name.split(':', 1)[1]}; "
+                         "search is the planner in play given the analysis budget, and takes "
+                         "search:NAME=VALUE,...")
+    if name.startswith(("team:", "play:", "search:")):
         base, arg = name.split(":", 1)
         return _planner(base, arg)
     try:
