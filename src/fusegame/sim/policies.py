@@ -68,11 +68,15 @@ def _search() -> Policy:
     return TeamPlanner(SEARCH_WEIGHTS)
 
 
+#: a roll-out budget, ``SAMPLESxTURNS[pPLANS]``
+_ROLLOUT_BUDGET = re.compile(r"(\d+)x(\d+)(?:p(\d+))?")
+
+
 def _rollout(arg: str = "") -> Policy:
     from fusegame.bots.search import SearchBudget, SearchPolicy
     if not arg:
         return SearchPolicy()
-    m = re.fullmatch(r"(\d+)x(\d+)(?:p(\d+))?", arg)
+    m = _ROLLOUT_BUDGET.fullmatch(arg)
     if m is None:
         raise ValueError(f"roll-out budget {arg!r}: write SAMPLESxTURNS[pPLANS], e.g. rollout:6x4p3")
     return SearchPolicy(SearchBudget(samples=int(m[1]), horizon=int(m[2]), plans=int(m[3] or 0)))
@@ -105,10 +109,10 @@ def get_policy(name: str) -> Policy:
     for analysis: ``play:dud_gain=1`` is the planner in play with every card counting alike."""
     if name.startswith("rollout:"):
         return _rollout(name.split(":", 1)[1])
-    if re.fullmatch(r"search:\d+x\d+(?:p\d+)?", name):
+    if name.startswith("search:") and _ROLLOUT_BUDGET.fullmatch(budget := name.split(":", 1)[1]):
         # before this version ``search:SxT`` named the roll-out search
-        raise ValueError(f"{name!r}: the roll-out search is now rollout:{name.split(':', 1)[1]}; "
-                         "search is the planner in play given the analysis budget, and takes "
+        raise ValueError(f"{name!r}: the roll-out search is now rollout:{budget}; search is the "
+                         "planner in play given the analysis budget, and takes "
                          "search:NAME=VALUE,...")
     if name.startswith(("team:", "play:", "search:")):
         base, arg = name.split(":", 1)
