@@ -65,10 +65,8 @@ class LastSeconds(SearchPolicy):
         return super().__call__(state, rng)
 
     def choose_plan(self, state: GameState, rng: Rng) -> list[Action] | None:
-        if state.active_ability() is not None and self.base.choose_role(state) is not None:
-            return None
-        seats = [s for s, d in state.to_act().items() if d.kind == "distribute"]
-        if not seats or any(state.seat_quota(s) - state.taken[s] != 1 for s in seats):
+        seats = self.plan_seats(state)
+        if seats is None:
             return None
         plan = self.base.plan(state)
         own: list[Action] = [m.action for m in sorted(

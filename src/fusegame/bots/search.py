@@ -132,10 +132,8 @@ class SearchPolicy:
     def choose_plan(self, state: GameState, rng: Rng) -> list[Action] | None:
         """The roll's placements (and seats that pass) among the planner's best few plans by
         its own reckoning, chosen by roll-outs; None where the planner should decide alone."""
-        if state.active_ability() is not None and self.base.choose_role(state) is not None:
-            return None
-        seats = [s for s, d in state.to_act().items() if d.kind == "distribute"]
-        if not seats or any(state.seat_quota(s) - state.taken[s] != 1 for s in seats):
+        seats = self.plan_seats(state)
+        if seats is None:
             return None
         cands = self.top_plans(state, seats, self.budget.plans)
         if len(cands) < 2:
@@ -148,6 +146,16 @@ class SearchPolicy:
                 best = (mean, i)
         assert best is not None
         return list(cands[best[1]])
+
+    def plan_seats(self, state: GameState) -> list[int] | None:
+        """The seats sharing out the roll, where a plan of it may be searched: each takes exactly one
+        die more, and no role the planner would use is open; None where the planner decides alone."""
+        if state.active_ability() is not None and self.base.choose_role(state) is not None:
+            return None
+        seats = [s for s, d in state.to_act().items() if d.kind == "distribute"]
+        if not seats or any(state.seat_quota(s) - state.taken[s] != 1 for s in seats):
+            return None
+        return seats
 
     def top_plans(self, state: GameState, seats: list[int], n: int) -> list[list[Action]]:
         """The ``n`` best assignments of the roll's dice (at most one per seat) by the planner's

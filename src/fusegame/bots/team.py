@@ -194,8 +194,9 @@ PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, bran
 #: The planner in play given the analysis budget (``--policy search``, up to about a second a
 #: roll): the same judgement, with 128 next rolls rather than 32 judging 12 of the roll's plans
 #: rather than 6, and cards of up to 20,000 states solved exactly rather than 3,000. Measured on
-#: fresh deals it won as often as the planner in play or a little more, within the noise (README,
-#: "The analysis budget"); a roll costs it about three times as long, over the in-play budget.
+#: fresh deals and at every table where the planner in play loses games, it won as often, within
+#: the noise (README, "The analysis budget"); a roll costs it about three times as long, over the
+#: in-play budget.
 SEARCH_WEIGHTS = replace(PLAY_WEIGHTS, look_rolls=128, look_plans=12, exact_states=20000)
 
 
