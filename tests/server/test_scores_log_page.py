@@ -65,6 +65,8 @@ def test_the_log_page_shows_who_played_and_filters_by_the_kind_of_game(tmp_path:
         expect(best.first).to_contain_text("Ana")
         expect(page.get_by_test_id("best-note")).to_contain_text("Ranked games only")
         expect(rows.filter(has_text="Cy")).to_contain_text("Cy (then a bot)")
+        # said once: the seat a bot took over is not counted again as "1 bot"
+        expect(rows.filter(has_text="Cy")).not_to_contain_text("1 bot")
         expect(rows.filter(has_text="Bo").get_by_test_id("tag-seeded")).to_have_text("chosen deal")
         expect(rows.filter(has_text="Ana").get_by_test_id("tag-ranked")).to_be_visible()
         for kind, name in (("ranked", "Ana"), ("seeded", "Bo"), ("bots", "Cy")):

@@ -302,3 +302,37 @@ def test_no_pace_line_at_insane_where_the_hands_must_be_cleared_too(server: Serv
     expect(page.get_by_test_id("clock-pause")).to_be_visible()
     expect(page.get_by_test_id("taken")).to_have_count(0)
     expect(page.get_by_test_id("computer-pace")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_epic_and_integrated_lay_outs_say_which_box_gives_what(server: Server, browser: Browser,  # noqa: F811
+                                                                  lang: str) -> None:
+    ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
+    if lang == "es":
+        in_spanish(ctx)
+    try:
+        page = ctx.new_page()
+        page.goto(server.base + "/#/computer")
+        expect(page.get_by_test_id("lay-out")).to_be_visible()
+        # four players chosen, then the epic game: the count moves into its range (6 to 9) before
+        # the server is asked, so no refusal of the server's ever shows
+        page.get_by_test_id("comp-c-players").select_option("4")
+        page.get_by_test_id("comp-c-game").select_option("epic")
+        expect(page.get_by_test_id("comp-c-players")).to_have_value("6")
+        expect(page.get_by_test_id("setup-boxes")).to_be_visible()
+        expect(page.locator(".lay-out [role='alert']")).to_have_count(0)
+        # one count per colour: Countdown's four of each and FUSE's two of each (G-45), with the split dice
+        assert figure(page, "setup-dice") == "35"
+        expect(page.get_by_test_id("setup-dice")).to_contain_text(
+            {"en": "6 of each colour", "es": "6 de cada color"}[lang])
+        page.get_by_test_id("comp-c-players").select_option("8")
+        page.get_by_test_id("comp-c-game").select_option("integrated")
+        expect(page.get_by_test_id("comp-c-players")).to_have_value("4")
+        expect(page.get_by_test_id("setup-boxes")).to_contain_text("Countdown")
+        assert figure(page, "setup-dice") == "25"
+        expect(page.locator(".lay-out [role='alert']")).to_have_count(0)
+        page.get_by_test_id("comp-c-game").select_option("fuse")
+        expect(page.get_by_test_id("setup-boxes")).to_have_count(0)
+        shot(page, f"computer-boxes-{lang}")
+    finally:
+        ctx.close()

@@ -38,12 +38,19 @@ def test_play_now_is_one_click_to_a_game_with_bots(server: Server, browser: Brow
         fold = VIEWPORTS[size]["height"]
         assert box is not None and box["y"] + box["height"] <= fold, "Play now is below the fold"
         shot(page, f"home-{size}")
+        # the name is asked beside the button, and remembered for the next game
+        name = page.get_by_test_id("quick-name")
+        expect(name).to_be_visible()
+        expect(name).to_have_value("")
+        name.fill("Mara")
         play_now.click()
         wait_playing(page)
         seats = page.locator("[data-testid^='seat-']")
         expect(seats).to_have_count(4)  # the default: four players
         assert [seats.nth(i).get_attribute("data-kind") for i in range(4)] == ["human", "bot", "bot", "bot"]
-        expect(page.get_by_test_id("my-name")).to_have_text("Player")
+        expect(page.get_by_test_id("my-name")).to_have_text("Mara")
+        page.goto(server.base + "/")
+        expect(page.get_by_test_id("quick-name")).to_have_value("Mara")
     finally:
         ctx.close()
 

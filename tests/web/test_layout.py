@@ -175,10 +175,12 @@ def test_a_fuse_card_flashes_in_without_hiding_the_table(server: Server,
     expect(alert).to_have_count(1)
     expect(page.get_by_test_id("fuse-alert")).to_contain_text("3")
     shot(page, f"fuse-{size}")
-    # it covers neither the clock, the roll nor one's own cards, and the table can still be clicked
+    # it covers nothing one acts on or reads in play: the clock, the roll, the cards, the team, the
+    # seat's button, the talk; and the table can still be clicked
     panel = page.locator(".fuse-alert .fuse-panel").bounding_box()
     assert panel is not None
-    for testid in ("clock", "roll", "hand-0"):
+    others = ("talk-open", "team-jump") if size == "phone" else ("seat-0", "seat-1", "seat-2", "signal-need")
+    for testid in ("clock", "roll", "hand-0", "row", "autoplay", *others):
         b = box(page, testid)
         overlap_x = min(panel["x"] + panel["width"], b["x"] + b["width"]) - max(panel["x"], b["x"])
         overlap_y = min(panel["y"] + panel["height"], b["y"] + b["height"]) - max(panel["y"], b["y"])
@@ -292,16 +294,20 @@ def test_on_a_phone_the_talk_is_one_tap_away_and_news_shows_over_the_table(serve
         expect(ana.get_by_test_id("talk-unread")).to_have_count(0)
         ana.get_by_test_id("signal-wait").click()
         expect(bo.get_by_test_id("event-log")).to_contain_text("Ana")
-        # a signal about a die: a short bubble that stays within the die, never over the next one
+        # a signal about a die: a short bubble under the die, never over the next one nor over the
+        # die's colour letter, and the sender by name (a bare initial reads like a colour letter)
         bo_die = bo.locator("[data-testid^='die-'][data-legal='true']").first
         die_id = bo_die.get_attribute("data-testid") or ""
         bo_die.click()
         bo.get_by_test_id("signal-need").click()
         bubble = ana.locator(f"[data-testid='{die_id}'] .bubble.on-die")
-        expect(bubble).to_contain_text("B need")
+        expect(bubble).to_have_text("Bo need")
         b, d = bubble.bounding_box(), ana.get_by_test_id(die_id).bounding_box()
         assert b is not None and d is not None
-        assert b["x"] >= d["x"] - 0.5 and b["x"] + b["width"] <= d["x"] + d["width"] + 0.5
+        assert b["x"] >= d["x"] - 4 and b["x"] + b["width"] <= d["x"] + d["width"] + 4
+        assert b["y"] >= d["y"] + 0.75 * d["height"], (b, d)
+        roll = ana.get_by_test_id("roll").bounding_box()
+        assert roll is not None and b["y"] + b["height"] <= roll["y"] + roll["height"] + 0.5
         shot(ana, "talk-phone")
         ana.get_by_test_id("talk-close").click()
         expect(ana.get_by_test_id("chat-input")).not_to_be_visible()

@@ -453,12 +453,13 @@ class _Diagram:
     height: float
 
 
-def _diagram(shape: CardShape, s: float) -> _Diagram:
-    """Where each slot and relation symbol goes, for slots of size ``s``."""
+def _diagram(shape: CardShape, s: float, rel_gap: float = _REL_GAP) -> _Diagram:
+    """Where each slot and relation symbol goes, for slots of size ``s`` (``rel_gap``: the room
+    between two slots joined by a relation symbol, in slots)."""
     linked = {(r.a, r.b) for r in shape.relations}
 
     def gap(a: int, b: int) -> float:
-        return s * (_REL_GAP if (a, b) in linked else _GAP)
+        return s * (rel_gap if (a, b) in linked else _GAP)
 
     pos: dict[int, tuple[float, float]] = {}
     layout = shape.layout
@@ -609,6 +610,10 @@ def card_svg(card: BombCard, *, width: int | None = None, compact: bool = False,
 
 #: The compact card: header line height, side margin and the largest slot, in card units.
 _C_TOP, _C_SIDE, _C_S_MAX = 34.0, 12.0, 58.0
+#: The narrowest compact stack: room for the id, the points and a relation symbol's words beside a slot.
+_C_NARROW = 128.0
+#: A compact stack's room between two slots joined by a symbol: the symbol, turned, and no more.
+_C_STACK_REL_GAP = 0.55
 
 
 def _compact_card_svg(card: BombCard, lang: Lang) -> str:
@@ -617,16 +622,21 @@ def _compact_card_svg(card: BombCard, lang: Lang) -> str:
     kind = "spark" if spark else "bomb"
     words = _CARD_WORDS[lang]
     title = card_title(card, lang) if card.name or lang != "en" else ""
-    clause_chars = _chars(CARD_WIDTH - 2 * _C_SIDE - 8, 12)
-    clauses = [line for c in shape.clauses for line in _wrap_clause(clause_text(c, lang), clause_chars)]
-    bottom = 10 + (16 * len(clauses) + 8 if clauses else 0)
     unit = _diagram(shape, 1.0)
-    # a stack keeps the smallest legible slot: it is the one shape that grows downwards
+    # a stack keeps the smallest legible slot: it is the one shape that grows downwards; it is drawn
+    # narrow, its name over it, so that the table can stand short cards beside it
     tall = shape.layout in (Layout.STACK, Layout.DOUBLE_STACK)
     s = _S_MIN if tall else max(_S_MIN, min(_C_S_MAX, (CARD_WIDTH - 2 * _C_SIDE) / unit.width))
-    diagram = _diagram(shape, s)
-    w = max(float(CARD_WIDTH), diagram.width + 2 * _C_SIDE)
-    h = _C_TOP + diagram.height + bottom
+    diagram = _diagram(shape, s, _C_STACK_REL_GAP if tall else _REL_GAP)
+    # (a double stack's words between its columns stick out to the left: half a slot more room)
+    wide = s if shape.layout is Layout.DOUBLE_STACK else 0.0
+    w = max(_C_NARROW if tall else float(CARD_WIDTH), diagram.width + 2 * _C_SIDE + wide)
+    names = _wrap(title, _chars(w - 2 * _C_SIDE, 12)) if tall and title else []
+    top = _C_TOP + 15 * len(names)
+    clause_chars = _chars(w - 2 * _C_SIDE - 8, 12)
+    clauses = [line for c in shape.clauses for line in _wrap_clause(clause_text(c, lang), clause_chars)]
+    bottom = 10 + (16 * len(clauses) + 8 if clauses else 0)
+    h = top + diagram.height + bottom
     body = [_rect(0, 0, w, h, 12, _FRAME[kind], cls="frame"),
             _rect(5, 5, w - 10, h - 10, 8, _PANEL[kind], cls="panel"),
             _text(14, 19, card.id, 11, _EDGE, anchor="start", cls="card-id")]
@@ -636,14 +646,17 @@ def _compact_card_svg(card: BombCard, lang: Lang) -> str:
     else:
         body += [_el("circle", {"class": "points-badge", "cx": w - 22, "cy": 19, "r": 13, "fill": "#1b1b1b"}),
                  _text(w - 22, 19.5, str(card.points), 15, "#ffffff", cls="points")]
-    if title:
+    if names:
+        for n, line in enumerate(names):
+            body.append(_text(w / 2, 38 + 15 * n, line, 12, _DARK, cls="card-name"))
+    elif title:
         room = _chars(w - 2 * 62, 12)
         name = title if len(title) <= room else title[: room - 1].rstrip() + "\u2026"
         body.append(_text(w / 2, 19, name, 12, _DARK, cls="card-name"))
     ox = (w - diagram.width) / 2
-    slots = [_slot(i, slot, ox + diagram.pos[i][0], _C_TOP - 4 + diagram.pos[i][1], s,
+    slots = [_slot(i, slot, ox + diagram.pos[i][0], top - 4 + diagram.pos[i][1], s,
                    _SLOT_LETTERS[i] if shape.clauses else None, lang) for i, slot in enumerate(shape.slots)]
-    rels = [_relation(rel, ox + cx, _C_TOP - 4 + cy, vertical, s, lang)
+    rels = [_relation(rel, ox + cx, top - 4 + cy, vertical, s, lang)
             for rel, cx, cy, vertical in diagram.spots]
     body.append(_el("g", {"class": "diagram", "data-layout": shape.layout.value}, "".join(rels + slots)))
     if clauses:

@@ -87,8 +87,13 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (helpOpen()) {
-    if (e.key === 'Escape') toggleHelp(false);
-    return;
+    if (e.key === 'Escape') {
+      toggleHelp(false);
+      return;
+    }
+    // the dialog's own keys stay in it; a game key closes the help and is played, never lost
+    if (['Tab', 'Enter', ' ', 'Shift'].includes(e.key)) return;
+    toggleHelp(false);
   }
   if (page && page.handleKey && page.handleKey(e)) e.preventDefault();
 });

@@ -10,6 +10,7 @@ import {api} from './api.js';
 import {markPage, toast} from './ui.js';
 import {isMuted, setMuted, onMuteChange, play, say} from './sound.js';
 import {PaceGauge, paceLine, paceStep} from './pace.js';
+import {refusalWords} from './words.js';
 
 const STORE_KEY = 'fuse.computer';
 const GAMES = ['fuse', 'countdown', 'integrated', 'epic'];
@@ -140,7 +141,8 @@ export class TableComputerPage {
     } catch (e) {
       if (this.pending !== q) return;
       this.setup = null;
-      this.setupError = e.message;
+      // the page's own words, never the server's message
+      this.setupError = e.reason === 'rate_limited' || e.status === 503 ? refusalWords(e) : t('comp.setupFailed');
     }
     this.render();
   }
@@ -393,12 +395,21 @@ export class TableComputerPage {
     if (clock && typeof clock.scrollIntoView === 'function') clock.scrollIntoView({block: 'nearest'});
   }
 
-  renderSetup() {
+  /** Keep the player count inside the chosen game's range (an epic game starts at six). */
+  clampPlayers() {
     const o = this.s.options;
     const [lo, hi] = PLAYERS[o.game];
     o.players = Math.min(hi, Math.max(lo, o.players));
+    return [lo, hi];
+  }
+
+  renderSetup() {
+    const o = this.s.options;
+    const [lo, hi] = this.clampPlayers();
     const change = (fn) => {
       fn();
+      // before the server is asked: a game and a count it would refuse are never sent
+      this.clampPlayers();
       this.save();
       this.fetchSetup();
       this.render();
@@ -481,6 +492,8 @@ export class TableComputerPage {
     const items = [];
     const add = (testid, text, figure = null) => items.push(h('li', {dataset: {testid}},
       figure !== null ? h('b', {class: 'figure'}, String(figure)) : null, h('span', {}, text)));
+    // both boxes: which of each box's cards, decks and dice go in
+    if (s.game === 'integrated' || s.game === 'epic') add('setup-boxes', t(`comp.boxes.${s.game}`));
     if (s.roles) add('setup-roles', t('comp.roles', {n: s.roles}), s.roles);
     const handRule = s.hand_rule.kind === 'solo' ? t('comp.handSolo', {n: s.hand_rule.distinct})
       : t('comp.handPair', {limit: s.hand_rule.limit});
@@ -510,7 +523,10 @@ export class TableComputerPage {
 
   diceWords(dice) {
     const colour = (c) => c.split('/').map((x) => t(`colour.${x}`).toLowerCase()).join('/');
-    const solid = dice.filter((d) => !d.colours.includes('/'));
+    // one count per colour, however many boxes the dice come from
+    const byColour = new Map();
+    for (const d of dice.filter((x) => !x.colours.includes('/'))) byColour.set(d.colours, (byColour.get(d.colours) || 0) + d.count);
+    const solid = [...byColour].map(([colours, count]) => ({colours, count}));
     const split = dice.filter((d) => d.colours.includes('/'));
     const same = solid.length === COLOURS.length && solid.every((d) => d.count === solid[0].count);
     const parts = [same ? t('comp.diceEach', {n: solid[0].count})

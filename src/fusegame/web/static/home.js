@@ -4,7 +4,7 @@ import {t, tOr} from './i18n.js';
 import {api} from './api.js';
 import {toast, markPage} from './ui.js';
 import {refusalWords} from './words.js';
-import {savedName} from './lobby.js';
+import {savedName, saveName} from './lobby.js';
 import {setToken} from './net.js';
 
 const OPTIONS_KEY = 'fuse.options';
@@ -110,7 +110,12 @@ export class HomePage {
     const f = this.form;
     const ready = Boolean(f);
     const summary = f ? [t(`game.${f.game}`), t(`difficulty.${f.difficulty}`), t('lobby.playersN', {n: f.players})].join(' · ') : '';
+    // the name the table and the log will call you, asked once and remembered (the lobby's too)
+    this.nameInput = h('input', {type: 'text', id: 'quick-name', maxlength: '24', autocomplete: 'nickname',
+      value: savedName(), placeholder: t('home.defaultName'), dataset: {testid: 'quick-name'},
+      onchange: (e) => { if (e.target.value.trim()) saveName(e.target.value.trim()); }});
     return h('section', {class: 'quick', 'aria-label': t('home.quick')},
+      h('div', {class: 'quick-name'}, h('label', {for: 'quick-name'}, t('home.yourName')), this.nameInput),
       h('button', {type: 'button', class: 'btn primary big quick-btn', disabled: !ready, dataset: {testid: 'play-now'},
         onclick: (e) => this.quick(e.currentTarget, true)},
       h('span', {class: 'quick-title'}, t('home.playNow')), h('span', {class: 'quick-sub'}, t('home.playNowSub'))),
@@ -127,7 +132,9 @@ export class HomePage {
       const res = await api.createRoom(this.body());
       rememberOptions(this.form);
       if (alone) {
-        const seat = await api.join(res.code, savedName() || t('home.defaultName'), null);
+        const typed = this.nameInput ? this.nameInput.value.trim() : '';
+        if (typed) saveName(typed);
+        const seat = await api.join(res.code, typed || savedName() || t('home.defaultName'), null);
         setToken(res.code, seat.token);
         try {
           sessionStorage.setItem(quickKey(res.code), '1');

@@ -15,7 +15,7 @@ export function savedName() {
   }
 }
 
-function saveName(name) {
+export function saveName(name) {
   try {
     localStorage.setItem(NAME_KEY, name);
   } catch {

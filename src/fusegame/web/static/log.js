@@ -31,11 +31,21 @@ export function timeLeft(ms) {
 }
 
 function playersText(e) {
-  // a seat a bot took over from its player says so; older games do not know who played
+  // who played each seat, said once: a bot's seat and a seat a bot took over each say so beside
+  // the name (older games do not know who played: their count of bots stands for it)
   const played = e.played_by || [];
-  const names = (e.names || []).map((n, i) => (played[i] === 'person_then_bot' ? `${n} (${t('log.thenBot')})` : n))
-    .filter(Boolean).join(', ');
+  const names = (e.names || []).map((n, i) => {
+    if (played[i] === 'person_then_bot') return `${n} (${t('log.thenBot')})`;
+    if (played[i] === 'bot' && !/\bbot\b/i.test(n)) return `${n} (${t('log.aBot')})`;
+    return n;
+  }).filter(Boolean).join(', ');
   return `${e.players}${names ? ` — ${names}` : ''}`;
+}
+
+/** The count of bots, for the games whose record does not say who played which seat. */
+function botsNote(e) {
+  if (!e.bots || (e.played_by || []).length) return null;
+  return h('span', {class: 'muted small'}, ` (${e.bots === 1 ? t('log.bots_one') : t('log.bots', {n: e.bots})})`);
 }
 
 export class LogPage {
@@ -115,7 +125,7 @@ export class LogPage {
       e.official === false ? h('span', {class: 'tag'}, t('log.practice')) : null,
       e.seeded ? h('span', {class: 'tag', dataset: {testid: 'tag-seeded'}}, t('log.seeded')) : null,
       e.ranked ? h('span', {class: 'tag done', dataset: {testid: 'tag-ranked'}}, t('log.ranked')) : null),
-    h('td', {dataset: {label: t('log.players')}}, playersText(e), e.bots ? h('span', {class: 'muted small'}, ` (${t('log.bots', {n: e.bots})})`) : null),
+    h('td', {dataset: {label: t('log.players')}}, playersText(e), botsNote(e)),
     h('td', {dataset: {label: t('opt.difficulty')}}, t(`difficulty.${e.difficulty}`)),
     h('td', {dataset: {label: t('log.result')}}, h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
     h('td', {dataset: {label: t('log.timeLeft')}}, timeLeft(e.time_left_ms)),
@@ -123,7 +133,8 @@ export class LogPage {
   }
 
   bestTable(best) {
-    if (!best.length) return h('p', {class: 'muted'}, t('log.none'));
+    // "no games yet" beside a list of games would be false: no game here is ranked yet
+    if (!best.length) return h('p', {class: 'muted', dataset: {testid: 'best-empty'}}, t('log.noneRanked'));
     const cols = ['#', t('log.score'), t('log.game'), t('log.players'), t('opt.difficulty')];
     // a cell with its column's name, as in the games' table: cards on a phone
     const cell = (i, attrs, ...content) => h('td', {...attrs, dataset: {label: cols[i]}}, ...content);

@@ -103,7 +103,10 @@ export class PlayView {
     this.tickerEl = h('span', {class: 'ticker', dataset: {testid: 'talk-ticker'}, 'aria-live': 'polite'});
     this.talkButton = h('button', {type: 'button', class: 'btn talk-open', 'aria-controls': 'side-sheet',
       'aria-expanded': 'false', dataset: {testid: 'talk-open'}, onclick: () => this.openSheet(true)});
-    this.talkBar = h('div', {class: 'talk-bar'}, this.talkButton, this.tickerEl);
+    // on a phone the team's cards are under the row: one tap takes the table there and back
+    this.teamButton = h('button', {type: 'button', class: 'btn team-jump', dataset: {testid: 'team-jump'},
+      onclick: () => this.jumpToTeam()}, t('play.teamJump'));
+    this.talkBar = h('div', {class: 'talk-bar'}, this.talkButton, this.tickerEl, this.teamButton);
     this.el = h('div', {class: 'play'},
       this.headingEl = h('h1', {class: 'sr-only', tabindex: '-1', dataset: {testid: 'play-heading'}}, t('play.heading')),
       this.topEl, this.endEl,
@@ -158,41 +161,180 @@ export class PlayView {
   }
 
   /**
-   * Size the dice (and so the cards) for the screen: the largest that keeps the roll, one's own
-   * cards and the row in view (on a desktop the teammates' cards too). Never below 28 px on a
-   * desktop: past that the table column scrolls instead.
+   * Size and pack the cards for the screen, once for each deal of cards on the table (never for the
+   * buttons that come and go: a die or a slot does not move under the pointer during a turn).
+   *
+   * A desktop shows the clock, the roll, one's own cards beside the row, and every teammate's
+   * hand under them, without scrolling: the largest slots that fit, at least 28 px for one's own
+   * cards and the row and 16 px for the teammates' (14 px in an epic game of six and more). Cards
+   * are packed in columns (Table.pack), so a tall card stands beside short ones. A phone keeps
+   * the clock, the roll, one's own cards and the row in view (slots of at least 24 px); each strip
+   * of cards scrolls sideways, and the team is one tap away (the button by the talk).
    */
   fit() {
     const col = this.tableCol;
     if (!col.isConnected || !this.frame) return;
     const top = document.getElementById('top');
     if (top) document.documentElement.style.setProperty('--header-h', `${top.offsetHeight}px`);
+    const table = this.table;
     const phone = window.matchMedia('(max-width: 700px)').matches;
-    const sig = [innerWidth, innerHeight, Boolean(this.outcome), this.table.el.querySelectorAll('.card-wrap').length,
-      [...this.table.el.querySelectorAll('.card-wrap')].map((c) => c.dataset.card).join()].join('|');
-    const bottom = () => {
-      const target = phone ? this.table.el.querySelector('.middle') : this.table.el;
-      if (!target) return 0;
-      return target.getBoundingClientRect().bottom - col.getBoundingClientRect().top + col.scrollTop;
-    };
-    const fits = () => bottom() <= col.clientHeight + 1;
-    if (sig === this.fitSig && fits()) return;
+    const wraps = [...table.el.querySelectorAll('.card-wrap')];
+    const sig = [innerWidth, innerHeight, Boolean(this.outcome), Boolean(table.el.querySelector('.middle.choosing')),
+      (this.frame.view.hands || []).length, wraps.map((c) => c.dataset.card).join()].join('|');
+    this.markScrolling();
+    if (sig === this.fitSig) return;
     this.fitSig = sig;
-    const set = (d, mate) => {
-      this.el.style.setProperty('--die', `${d}px`);
-      this.el.style.setProperty('--die-mate', `${mate}px`);
+    const playTop = this.topEl.getBoundingClientRect();
+    this.el.style.setProperty('--sheet-max', `${Math.max(200, innerHeight - playTop.bottom - 6)}px`);
+    const focused = document.activeElement;
+    const layout = phone ? this.fitPhone() : this.fitDesktop();
+    this.el.style.setProperty('--die', `${layout.die}px`);
+    this.el.style.setProperty('--die-mate', `${layout.mate}px`);
+    table.pack(layout);
+    if (focused && focused !== document.activeElement && focused.isConnected) focused.focus({preventScroll: true});
+    this.markScrolling();
+  }
+
+  /** The layout of a desktop: see fit. */
+  fitDesktop() {
+    const col = this.tableCol;
+    const table = this.table;
+    const band = table.el.querySelector('.band');
+    const others = table.el.querySelector('.hands.others');
+    const epic = (this.frame.view.hands || []).length >= 6;
+    const set = (layout) => {
+      this.el.style.setProperty('--die', `${layout.die}px`);
+      this.el.style.setProperty('--die-mate', `${layout.mate}px`);
+      table.pack(layout);
     };
-    // a hair over 28 on a desktop, so that rounding never draws a die at 27.99 px
-    const [max, min] = phone ? [36, 22] : [Math.max(30, Math.round(innerHeight / 19)), 28.5];
-    for (let d = max; d > min; d -= 2) {
-      set(d, Math.max(16, Math.round(d * 0.6)));
-      if (fits()) return;
+    // no card may stick out sideways: what does not fit beside goes under
+    const wide = () => [...band.querySelectorAll('.pack-col, .choice')].some(
+      (c) => c.getBoundingClientRect().right > band.getBoundingClientRect().right + 1);
+    const tallest = (selector, die, mate) => Math.max(0, ...[...table.el.querySelectorAll(selector)].map(
+      (w) => (die * Number(w.dataset.h || 0)) / Number(w.dataset.s || 40) + (mate ? 15 : 0)));
+    const bottom = () => band.getBoundingClientRect().bottom - col.getBoundingClientRect().top + col.scrollTop;
+    const room = col.clientHeight - 4;
+    // one's own cards and the row at slot size d, the team aside: the columns' height that keeps them lowest
+    const bandFit = (d) => {
+      band.classList.remove('split');
+      if (others) others.hidden = true;
+      let best = null;
+      const t = tallest('.band .card-wrap:not(.hands.others .card-wrap)', d, false);
+      for (const k of [1, 1.15, 1.3, 1.5, 1.75, 2, 2.5, 3]) {
+        set({die: d, mate: 16.5, limit: t * k, mateLimit: 0});
+        if (wide()) continue;
+        const h = bottom();
+        if (!best || h < best.h - 0.5) best = {h, limit: t * k};
+      }
+      if (others) others.hidden = false;
+      return best || {h: Infinity, limit: 0};
+    };
+    // then the team at slot size m, beside them or under them: how low the table ends
+    const teamFit = (d, limit, m) => {
+      let best = null;
+      const t = tallest('.hands.others .card-wrap', m, true);
+      for (const k of [1, 1.5]) {
+        const layout = {die: d, mate: m, limit, mateLimit: t * k};
+        set(layout);
+        if (wide()) continue;
+        const h = bottom();
+        if (!best || h < best.h - 0.5) best = {h, layout};
+        if (h <= room) break;
+      }
+      return best;
+    };
+    // split: one's own cards over the team's, the row beside them as tall as the room allows
+    const splitFit = (d, m) => {
+      const left = band.querySelector('.band-left');
+      const own = band.querySelector('.hands.own');
+      const middle = band.querySelector('.middle');
+      const tm = tallest('.hands.others .card-wrap', m, true);
+      const to = tallest('.hands.own .card-wrap', d, false);
+      let best = null;
+      for (const k of [1, 1.3, 1.75]) {
+        const layout = {die: d, mate: m, limit: to * k, mateLimit: tm, rowLimit: 1, split: true, leftWidth: 0};
+        set(layout);
+        left.style.width = 'max-content';
+        others.style.width = 'max-content';
+        const widest = Math.max(own ? own.getBoundingClientRect().width : 0,
+          ...[...others.querySelectorAll('.hand')].map((x) => x.getBoundingClientRect().width));
+        others.style.width = '';
+        layout.leftWidth = Math.ceil(widest) + 1;
+        left.style.width = `${layout.leftWidth}px`;
+        // the row's cards may reach the foot of the room, less the row's padding and border
+        const css = getComputedStyle(middle);
+        const below = parseFloat(css.paddingBottom) + parseFloat(css.borderBottomWidth);
+        const top = middle.querySelector('.cards').getBoundingClientRect().top - col.getBoundingClientRect().top + col.scrollTop;
+        layout.rowLimit = room - top - below - 2;
+        set(layout);
+        if (wide()) continue;
+        const h = bottom();
+        if (!best || h < best.h - 0.5) best = {h, layout};
+        if (h <= room) break;
+      }
+      set({die: d, mate: m, limit: 0, mateLimit: 0});
+      return best;
+    };
+    const floor = epic ? 14.5 : 16.5;
+    const big = Math.max(30, Math.round(innerHeight / 19));
+    const sizes = [];
+    for (let d = big; d > 30; d -= 2) sizes.push(d);
+    sizes.push(30, 28.5);
+    const mateSizes = [28, 26, 24, 22, 20, 18, 16.5, 14.5, 13, 12, 11, 10];
+    let fallback = null;
+    for (const d of sizes) {
+      const b = bandFit(d);
+      if (b.h > room && d > 28.5 && !others) continue;
+      if (!others) {
+        if (b.h <= room || d === 28.5) return {die: d, mate: floor, limit: b.limit, mateLimit: 0};
+        continue;
+      }
+      // the teammates' cards grow with one's own: a big hand beside tiny teammates is no team table
+      const mateMax = Math.min(28, Math.max(floor, Math.round(d * 0.7)));
+      const mateMin = d === 28.5 ? 0 : Math.max(floor, Math.min(24, Math.round(d * 0.45)));
+      for (const m of mateSizes) {
+        if (m > mateMax || m < mateMin) continue;
+        for (const fit of [teamFit(d, b.limit, m), splitFit(d, m)]) {
+          if (!fit) continue;
+          if (fit.h <= room && (m >= floor || d === 28.5)) return fit.layout;
+          if (d === 28.5 && (!fallback || fit.h < fallback.h)) fallback = fit;
+        }
+      }
     }
-    set(min, Math.max(16, Math.round(min * 0.6)));
-    if (fits()) return;
-    for (let mate = Math.round(min * 0.6) - 2; mate >= 10; mate -= 2) {
-      set(min, mate);
-      if (fits()) return;
+    return fallback ? fallback.layout : {die: 28.5, mate: floor, limit: 0, mateLimit: 0};
+  }
+
+  /** The layout of a phone: see fit. */
+  fitPhone() {
+    const col = this.tableCol;
+    const table = this.table;
+    const middle = table.el.querySelector('.middle');
+    for (let d = 36; d >= 24.5; d -= 1.5) {
+      const layout = {die: d, mate: Math.max(16.5, Math.round(d * 0.6)), limit: 0, mateLimit: 0};
+      this.el.style.setProperty('--die', `${d}px`);
+      table.pack(layout);
+      const bottom = middle ? middle.getBoundingClientRect().bottom - col.getBoundingClientRect().top + col.scrollTop : 0;
+      if (bottom <= col.clientHeight + 1) return layout;
+    }
+    return {die: 24.5, mate: 16.5, limit: 0, mateLimit: 0};
+  }
+
+  /** The teammates' hands into view, or back to one's own cards when they are there already. */
+  jumpToTeam() {
+    const others = this.table.el.querySelector('.hands.others');
+    if (!others) return;
+    const col = this.tableCol;
+    const r = others.getBoundingClientRect();
+    const c = col.getBoundingClientRect();
+    const shown = r.top >= c.top - 1 && r.top < c.bottom - 40;
+    if (shown && col.scrollTop > 0) col.scrollTo({top: 0});
+    else col.scrollTo({top: col.scrollTop + r.top - c.top});
+  }
+
+  /** A strip of cards wider than the screen says so: it shows its edge and scrolls sideways. */
+  markScrolling() {
+    for (const cards of this.table.el.querySelectorAll('.cards[data-pack]')) {
+      cards.classList.toggle('scrolls', cards.scrollWidth > cards.clientWidth + 1);
     }
   }
 
@@ -221,7 +363,12 @@ export class PlayView {
     const scroll = first;
     this.computer.update({left_ms: this.outcome ? this.outcome.time_left_ms : null, running: false}, this.frame ? this.frame.view : null);
     this.renderEnd();
-    if (scroll) this.endEl.scrollIntoView({behavior: 'smooth', block: 'start'});
+    if (scroll) {
+      this.endEl.scrollIntoView({behavior: 'smooth', block: 'start'});
+      // the keyboard goes to the result: a screen reader reads it, Tab reaches its buttons
+      const head = this.endEl.querySelector('h2');
+      if (head) head.focus({preventScroll: true});
+    }
   }
 
   save() {
@@ -235,6 +382,13 @@ export class PlayView {
   }
 
   onEvent(ev) {
+    // why a spark is drawn, kept with the line: a fuse card makes every player draw one, then
+    // the sparks of Step 4 are for the dice a player did not take
+    if (ev.kind === 'fuse_activated' && ev.effect === 'spark') this.fuseSparks = (this.frame && this.frame.view.players) || 1;
+    if (ev.kind === 'spark_drawn' || ev.kind === 'no_spark_left') {
+      if (ev.why === undefined) ev.why = this.fuseSparks > 0 ? 'fuse' : 'short';
+      if (this.fuseSparks > 0) this.fuseSparks -= 1;
+    }
     this.events.push(ev);
     if (this.events.length > MAX_EVENTS) this.events.shift();
     this.logList.append(this.eventItem(ev));
@@ -359,6 +513,7 @@ export class PlayView {
     const seat = this.ctx.seat();
     // alone at the table there is nobody to signal or write to (a spectator still may)
     this.talkEl.hidden = Boolean(v && v.players === 1 && seat !== null);
+    this.teamButton.hidden = Boolean(v && v.players === 1);
     const status = this.ctx.connection();
     // every frame redraws the bar: the seat's button keeps the keyboard where it was
     const focus = rememberFocus();
@@ -374,6 +529,10 @@ export class PlayView {
           ' ', h('span', {class: 'muted'}, t('lobby.seatN', {n: seat + 1}))) : null,
         h('div', {class: ['conn', status], dataset: {testid: 'connection', state: status}},
           status === 'open' ? '' : t(`conn.${status}`))),
+      // on a phone the score and the fuse cards left stay by the clock, whatever the table shows
+      v ? h('div', {class: 'top-score', dataset: {testid: 'top-score'}},
+        h('span', {}, t('info.score'), ' ', h('b', {}, (v.score || {}).total ?? 0)),
+        h('span', {}, t('info.fusesShort'), ' ', h('b', {}, `${v.fuse_cards_not_gone_off}/${v.fuse_cards_in_game}`))) : null,
       this.seatControls());
     restoreFocus(focus, this.topEl);
   }
@@ -415,7 +574,19 @@ export class PlayView {
         acting ? h('span', {class: 'tag acting'}, t(`decide.${acting.kind}`)) : null,
         canTakeOver ? h('button', {type: 'button', class: 'btn small', dataset: {testid: `takeover-${s.seat}`},
           onclick: () => this.ctx.send({type: 'bot', seat: s.seat, on: true})}, t('play.letBot')) : null);
-      })));
+      })),
+      v && this.table.view ? this.sheetInfo() : null);
+  }
+
+  /** The game at a glance for the phone's sheet, where the table has no room for it (CSS: .sheet-info). */
+  sheetInfo() {
+    const info = this.table.renderInfo();
+    for (const el of [info, ...info.querySelectorAll('[data-testid], [tabindex]')]) {
+      el.removeAttribute('data-testid');
+      el.removeAttribute('tabindex');
+    }
+    info.classList.add('sheet-info');
+    return info;
   }
 
   /** Which die the signal buttons point at (the selected one). */
@@ -491,17 +662,32 @@ export class PlayView {
     const logLink = logged
       ? h('a', {class: 'btn', href: `#/log/${this.logId}`, dataset: {testid: 'log-link'}}, t('end.inLog'))
       : h('span', {class: 'muted small'}, t('end.logPending'));
+    const focus = rememberFocus(); // the result is drawn again as the log answers: the keyboard stays
     mount(this.endEl, h('section', {class: ['panel', 'end', o.won ? 'won' : 'lost'], dataset: {testid: 'end-screen',
       won: o.won ? 'true' : 'false'}},
     h('div', {class: 'end-head'},
-      h('h2', {}, o.won ? t('end.won') : t('end.lost')),
-      h('p', {class: 'reason'}, tOr(`reason.${o.reason}`, o.reason)),
+      h('h2', {tabindex: '-1', dataset: {focus: 'end-head'}}, o.won ? t('end.won') : t('end.lost')),
+      h('p', {class: 'reason', dataset: {testid: 'end-reason'}}, this.endWords(o)),
       h('p', {class: 'muted'}, o.time_left_ms === null || o.time_left_ms === undefined ? t('end.untimed')
         : t('end.timeLeft', {time: mmss(o.time_left_ms)}), o.official === false ? ` · ${t('end.unofficial')}` : '')),
     scoreTable(o.score),
     pace,
     h('div', {class: 'end-actions'}, logLink,
       h('a', {class: 'btn primary', href: '#/', dataset: {testid: 'new-game'}}, t('end.newGame')))));
+    restoreFocus(focus, this.endEl);
+  }
+
+  /**
+   * Why the game ended, as it happened: a game won with unfinished cards still in hands (the
+   * middle is empty, and those need not be defused) says so rather than "every bomb".
+   */
+  endWords(o) {
+    const v = this.frame ? this.frame.view : null;
+    if (o.reason === 'bombs-defused' && v) {
+      const left = (v.hands || []).reduce((n, hd) => n + hd.cards.filter((c) => !c.complete && c.kind !== 'spark').length, 0);
+      if (left) return left === 1 ? t('reason.middleClearOne') : t('reason.middleClear', {n: left});
+    }
+    return tOr(`reason.${o.reason}`, o.reason);
   }
 
   handleKey(e) {
@@ -520,3 +706,4 @@ export class PlayView {
     if (alert) alert.remove();
   }
 }
+

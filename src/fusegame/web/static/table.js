@@ -126,10 +126,18 @@ export class Table {
     const mine = hands.filter((hd) => hd.seat === me);
     const others = hands.filter((hd) => hd.seat !== me);
     this.trackChoice();
-    mount(this.el, this.renderInfo(), this.renderRoll(), this.interactive ? this.renderActions() : null,
-      this.renderNotices(), mine.length ? h('div', {class: 'hands own'}, mine.map((hd) => this.handEl(hd))) : null,
-      this.renderMiddle(), others.length ? h('div', {class: ['hands', 'others', others.length >= 4 ? 'many' : '']},
-        others.map((hd) => this.handEl(hd))) : null);
+    // the roll beside a console of fixed size (actions and notices): what it holds never moves the
+    // cards; then one's own cards, the row and the team, side by side where they fit and under
+    // each other where they do not (play.js sizes and packs them)
+    mount(this.el, this.renderInfo(),
+      h('div', {class: 'strip'}, this.renderRoll(),
+        h('div', {class: 'console'}, this.interactive ? this.renderActions() : null, this.renderNotices())),
+      h('div', {class: ['band', this.layout && this.layout.split ? 'split' : '']},
+        h('div', {class: 'band-left', style: this.layout && this.layout.split ? `width:${this.layout.leftWidth}px` : null},
+          mine.length ? h('div', {class: 'hands own'}, mine.map((hd) => this.handEl(hd))) : null,
+          others.length ? h('div', {class: 'hands others', dataset: {testid: 'team'}}, others.map((hd) => this.handEl(hd))) : null),
+        this.renderMiddle()));
+    this.pack();
     this.keep = this.nextKeep;
     this.applyHighlights();
     this.applyHints();
@@ -137,6 +145,63 @@ export class Table {
     restoreFocus(focus, this.el);
     if (this.drawnOnce) this.animate(before, v);
     this.drawnOnce = true;
+  }
+
+  /**
+   * Cards packed in columns no taller than a limit, so that a tall card stands beside a column of
+   * short ones instead of setting the height of its whole panel. `layout` (play.js decides it):
+   * {die, mate}: the slot sizes in px of one's own and the row's cards, and of the teammates';
+   * {limit, mateLimit, rowLimit}: the columns' height in px of one's own cards, the teammates' and
+   * the row's (0: the container's tallest card; the row's defaults to one's own). {split,
+   * leftWidth}: one's own cards over the team's in a column that wide, the row beside them. The
+   * heights come from each card's picture, so packing needs no layout pass.
+   */
+  pack(layout = this.layout) {
+    this.layout = layout;
+    if (!layout) return;
+    const band = this.el.querySelector('.band');
+    if (band) {
+      band.classList.toggle('split', Boolean(layout.split));
+      band.firstChild.style.width = layout.split ? `${layout.leftWidth}px` : '';
+    }
+    for (const cards of this.el.querySelectorAll('.cards[data-pack]')) {
+      const kind = cards.dataset.pack;
+      const mate = kind === 'mate';
+      const die = mate ? layout.mate : layout.die;
+      const items = [...cards.children].flatMap((c) => (c.classList.contains('pack-col') ? [...c.children] : [c]));
+      const sizes = items.map((el) => itemSize(el, die, mate));
+      const asked = mate ? layout.mateLimit : kind === 'row' ? layout.rowLimit || layout.limit : layout.limit;
+      const limit = Math.max(asked || 0, ...sizes.map(([, ih]) => ih));
+      const gap = mate ? PACK_GAP_MATE : PACK_GAP;
+      // the tallest first, then each card where it widens the strip least: under a card as wide or
+      // wider, else in a column of its own (the order depends on the cards alone, never on a frame)
+      const order = items.map((el, i) => i).sort((a, b) => sizes[b][1] - sizes[a][1] || a - b);
+      const cols = []; // {items, w, h}
+      order.forEach((i) => {
+        const el = items[i];
+        const [iw, ih] = sizes[i];
+        let best = null;
+        let cost = iw;
+        for (const col of cols) {
+          if (col.h + gap + ih > limit + 0.5) continue;
+          const more = Math.max(0, iw - col.w);
+          if (more < cost - 0.5) {
+            best = col;
+            cost = more;
+          }
+        }
+        if (best) {
+          best.items.push(el);
+          best.w = Math.max(best.w, iw);
+          best.h += gap + ih;
+        } else cols.push({items: [el], w: iw, h: ih});
+      });
+      const same = cards.children.length === cols.length && cols.every(({items: col}, i) => {
+        const c = cards.children[i];
+        return c.classList.contains('pack-col') && c.children.length === col.length && col.every((el, j) => c.children[j] === el);
+      });
+      if (!same) cards.replaceChildren(...cols.map(({items: col}) => h('div', {class: 'pack-col'}, col)));
+    }
   }
 
   /** Where the free dice and the cards in hands are now, before a new frame is drawn. */
@@ -234,6 +299,13 @@ export class Table {
     const v = this.view;
     const leader = v.leader;
     const score = v.score || {};
+    // what tells how the game stands first, never scrolled out of view (CSS: .chips.key)
+    const key = [
+      h('span', {class: 'chip score', dataset: {testid: 'score'}}, t('info.score'), ' ', h('b', {}, score.total ?? 0)),
+      h('span', {class: 'chip', dataset: {testid: 'fuses-left'}}, t('info.fuses'), ' ',
+        h('b', {}, `${v.fuse_cards_not_gone_off}/${v.fuse_cards_in_game}`)),
+      h('span', {class: 'chip'}, t('info.defused'), ' ', h('b', {}, (v.score_pile || []).length)),
+    ];
     const chips = [
       h('span', {class: 'chip'}, t('info.turn'), ' ', h('b', {}, v.turn)),
       h('span', {class: 'chip'}, t('info.leader'), ' ', h('b', {}, this.name(leader))),
@@ -244,9 +316,6 @@ export class Table {
       h('span', {class: 'chip bag', dataset: {testid: 'bag'}}, t('info.bag'), ' ', h('b', {}, v.bag_size), ' ',
         Object.entries(v.bag || {}).map(([c, n]) => h('span', {class: 'bag-count', title: `${c}: ${n}`},
           h('span', {class: 'swatch', style: swatch(c)}, c), n))),
-      h('span', {class: 'chip'}, t('info.fuses'), ' ', h('b', {}, `${v.fuse_cards_not_gone_off}/${v.fuse_cards_in_game}`)),
-      h('span', {class: 'chip score', dataset: {testid: 'score'}}, t('info.score'), ' ', h('b', {}, score.total ?? 0)),
-      h('span', {class: 'chip'}, t('info.defused'), ' ', h('b', {}, (v.score_pile || []).length)),
     ];
     if (v.sparks_in_game) {
       chips.push(h('span', {class: 'chip'}, t('info.sparks'), ' ',
@@ -264,9 +333,10 @@ export class Table {
       chips.push(h('span', {class: 'chip'}, t('info.named'), ' ', h('b', {}, named)));
     }
     const fuses = (v.fuses_activated || []).map((f) => fuseChip(f));
-    return h('div', {class: 'info'},
+    return h('div', {class: 'info', role: 'group', 'aria-label': t('info.aria')},
+      h('div', {class: 'chips key'}, key),
       // a strip that scrolls sideways on a phone: reachable from the keyboard too
-      h('div', {class: 'chips', tabindex: '0', role: 'group', 'aria-label': t('info.aria')}, chips),
+      h('div', {class: 'chips more', tabindex: '0', role: 'group', 'aria-label': t('info.aria')}, chips),
       fuses.length ? h('div', {class: 'fuses-gone', dataset: {testid: 'fuses-activated'}},
         h('span', {class: 'muted'}, t('info.fusesGone')), fuses) : null);
   }
@@ -300,11 +370,13 @@ export class Table {
     const rerolling = (v.rerolling || []);
     return h('div', {class: 'roll', role: 'region', 'aria-label': t('roll.aria'), dataset: {testid: 'roll'}},
       h('h2', {class: 'section-title'}, t('roll.title')),
-      h('div', {class: 'dice-row'}, dice.length ? dice : h('span', {class: 'muted'}, t('roll.none'))),
-      rerolling.length ? h('div', {class: 'muted small'}, t('roll.rerolling', {dice: rerolling.map((d) => this.dieWords(d)).join(', ')})) : null,
-      (v.unused || []).length ? h('div', {class: 'unused'}, h('span', {class: 'muted small'},
-        v.phase === 'penalty' ? t('roll.unusedPenalty') : t('roll.unused')),
-      (v.unused || []).map((d) => dieImage(d, 'small'))) : null);
+      // the dice not taken stand on the roll's line: the roll keeps its height
+      h('div', {class: 'dice-line'},
+        h('div', {class: 'dice-row'}, dice.length ? dice : h('span', {class: 'muted'}, t('roll.none'))),
+        (v.unused || []).length ? h('div', {class: 'unused'}, h('span', {class: 'muted small'},
+          v.phase === 'penalty' ? t('roll.unusedPenalty') : t('roll.unused')),
+        (v.unused || []).map((d) => dieImage(d, 'small'))) : null),
+      rerolling.length ? h('div', {class: 'muted small'}, t('roll.rerolling', {dice: rerolling.map((d) => this.dieWords(d)).join(', ')})) : null);
   }
 
   actionsOf(kind) {
@@ -327,7 +399,15 @@ export class Table {
       bar.push(h('div', {class: 'act-group'}, h('span', {class: 'act-label'}, t(labelKey)), list.map(make)));
     };
     // the cards to take are shown large in the middle (renderMiddle), each a button
-    group('defuse', 'act.defuse', (a) => btn(a, a.card, {aria: `${t('act.defuse')} ${a.card}`, title: t('act.defuseHelp')}));
+    // the card by its name (its code says nothing to a player), filled in once its words are known
+    group('defuse', 'act.defuse', (a) => {
+      const b = btn(a, a.card, {aria: `${t('act.defuse')} ${a.card}`, title: t('act.defuseHelp')});
+      cardWords(a.card, getLang()).then((w) => {
+        b.textContent = w.name;
+        b.setAttribute('aria-label', `${t('act.defuse')} ${w.name} (${a.card})`);
+      }).catch(() => { /* its code stays */ });
+      return b;
+    });
     if (this.actionsOf('defuse').length) {
       const g = bar[bar.length - 1];
       g.append(h('span', {class: 'act-help muted small'}, t('act.defuseHelp')));
@@ -470,7 +550,7 @@ export class Table {
       return h('div', {class: 'middle', dataset: {testid: 'row'}},
         h('div', {class: 'middle-head'}, h('h2', {class: 'section-title'}, t('middle.stacks')),
           this.reuse(`legend|${getLang()}`, legendButton)),
-        h('div', {class: 'cards row-cards'}, v.stacks.map((s) => h('div', {class: 'stack'},
+        h('div', {class: 'cards row-cards', dataset: {pack: 'row'}}, v.stacks.map((s) => h('div', {class: 'stack'},
           h('div', {class: 'stack-label'}, t('middle.level', {level: s.level, n: s.size})),
           s.top ? this.cardEl(s.top, 'row') : h('div', {class: 'card-empty'}, t('middle.empty'))))));
     }
@@ -481,7 +561,8 @@ export class Table {
         choosing ? h('h2', {class: 'choice-title', dataset: {testid: 'card-choice'}}, t('choice.title'))
           : h('h2', {class: 'section-title'}, t('middle.row'), ' ', h('span', {class: 'muted small'}, t('middle.deckLeft', {n: v.deck_size}))),
         this.reuse(`legend|${getLang()}`, legendButton)),
-      h('div', {class: 'cards row-cards', tabindex: '0', role: 'group', 'aria-label': t('middle.row')},
+      h('div', {class: 'cards row-cards', tabindex: '0', role: 'group', 'aria-label': t('middle.row'),
+        dataset: choosing ? {} : {pack: 'row'}},
         row.length ? row.map((c) => (choosing ? this.choiceEl(c) : this.cardEl(c, 'row')))
           : h('span', {class: 'muted'}, t('middle.rowEmpty'))));
   }
@@ -512,8 +593,13 @@ export class Table {
         role.name + (up ? '' : ` (${t('hand.faceDown')})`)));
     }
     tags.push(h('span', {class: 'tag'}, t('hand.taken', {n: hand.taken, q: hand.quota})));
+    if (mine) {
+      tags.push(h('span', {class: 'tag count', dataset: {testid: 'hand-count'}},
+        hand.cards.length === 1 ? t('hand.countOne') : t('hand.count', {n: hand.cards.length})));
+    }
     if (hand.done) tags.push(h('span', {class: 'tag done'}, t('hand.done')));
-    if (hand.must_take) tags.push(h('span', {class: 'tag warn'}, t('hand.mustTake', {card: hand.must_take})));
+    // taking a card is the game going on, not a danger: a neutral tag
+    if (hand.must_take) tags.push(h('span', {class: 'tag acting'}, t('hand.mustTake', {card: hand.must_take})));
     if (hand.must_roll_six) tags.push(h('span', {class: 'tag warn'}, t('hand.mustRollSix')));
     const decision = (v.to_act || {})[String(hand.seat)];
     if (decision) tags.push(h('span', {class: 'tag acting'}, t(`decide.${decision.kind}`)));
@@ -522,7 +608,8 @@ export class Table {
       h('div', {class: 'hand-head'},
         h('span', {class: 'hand-name'}, this.name(hand.seat), mine ? ` (${t('hand.you')})` : ''),
         h('span', {class: 'signal-slot'}), tags),
-      h('div', {class: 'cards', tabindex: mine ? '0' : null, role: 'group', 'aria-label': t('hand.cardsOf', {name: this.name(hand.seat)})},
+      h('div', {class: 'cards', tabindex: mine ? '0' : null, role: 'group', 'aria-label': t('hand.cardsOf', {name: this.name(hand.seat)}),
+        dataset: {pack: mine ? 'own' : 'mate'}},
         hand.cards.length ? hand.cards.map((c) => this.cardEl(c, 'hand', hand.seat))
         : h('span', {class: 'muted'}, t('hand.noCards'))),
       duds.length ? h('div', {class: 'muted small'}, t('hand.duds', {cards: duds.join(' ')})) : null);
@@ -554,8 +641,14 @@ export class Table {
       // drawn so that its slots are --die pixels wide: every card's dice the same size, whatever its shape
       const box = svg.viewBox && svg.viewBox.baseVal;
       const slot = svg.querySelector('g.slot');
-      if (box && box.width) wrap.style.setProperty('--w', String(box.width));
-      if (slot && Number(slot.dataset.size)) wrap.style.setProperty('--s', slot.dataset.size);
+      if (box && box.width) {
+        wrap.style.setProperty('--w', String(box.width));
+        wrap.dataset.h = String(box.height);
+      }
+      if (slot && Number(slot.dataset.size)) {
+        wrap.style.setProperty('--s', slot.dataset.size);
+        wrap.dataset.s = slot.dataset.size;
+      }
       svg.removeAttribute('width');
       svg.removeAttribute('height');
       // a group, not an image: its slots are buttons while a die may go there
@@ -564,9 +657,14 @@ export class Table {
         svg.setAttribute('aria-label', t('card.aria', {id: card.id, points: card.points}));
       }
     }
+    // a teammate's card is drawn small: its name goes above it in words of a readable size
+    const caption = where === 'hand' && seat !== null && seat !== this.mySeat
+      ? h('span', {class: 'mate-name', 'aria-hidden': 'true'}, card.id) : null;
+    if (caption) wrap.prepend(caption);
     // what the card asks for, in words, on hover and for screen readers (never the notation)
     wrap.tabIndex = 0;
     cardWords(card.id, getLang()).then((w) => {
+      if (caption) caption.textContent = w.name;
       wrap.title = `${w.name}: ${w.text}`;
       wrap.dataset.words = wrap.title;
       if (svg) svg.setAttribute('aria-label', `${t('card.aria', {id: card.id, points: card.points})}. ${w.name}: ${w.text}`);
@@ -720,10 +818,11 @@ export class Table {
       if (slot) slot.append(h('span', {class: `bubble sig-${s.signal}`, role: 'status'}, label));
       if (s.die !== null && s.die !== undefined) {
         const b = this.el.querySelector(`.roll [data-die="${s.die}"]`);
-        // on the die only the initials and one short word, so that it never covers the next die;
-        // the whole signal is on the player's hand and in the log
+        // under the die, where it covers neither its colour nor its number: the sender's short name
+        // (never a bare letter, which would read as a colour) and one short word; the whole signal
+        // is on the player's hand and in the log
         if (b) b.append(h('span', {class: `bubble on-die sig-${s.signal}`, title: `${s.name || this.name(s.seat)}: ${label}`},
-          `${initials(s.name || this.name(s.seat))} ${t(`signal.short.${s.signal}`)}`));
+          `${shortName(s.name || this.name(s.seat))} ${t(`signal.short.${s.signal}`)}`));
       }
     }
   }
@@ -818,6 +917,13 @@ export class Table {
       const a = this.actionsOf('done')[0];
       if (a) this.send(a.action);
       return Boolean(a);
+    }
+    if (e.key === 'a' || e.key === 'A') {
+      // the choice asked of this seat (give up, reroll, return, name, a role's ability): its first
+      // button takes the keyboard, Tab and Enter do the rest
+      const b = this.el.querySelector('.actions button.act:not(.act-done):not(.act-roll):not(:disabled)');
+      if (b) b.focus();
+      return Boolean(b);
     }
     if (e.key === 't' || e.key === 'T') {
       const w = this.el.querySelector('.card-wrap.takeable');
@@ -927,8 +1033,12 @@ function swatch(c) {
   return `background:${bg};color:${ink}`;
 }
 
-function initials(name) {
-  return String(name).split(/\s+/).map((w) => w[0] || '').join('').slice(0, 3).toUpperCase();
+/** A name short enough to sit under a die: its first word, cut at six letters ("Bot 2" stays whole). */
+function shortName(name) {
+  const words = String(name).trim().split(/\s+/);
+  if (words.length > 1 && /^\d+$/.test(words[1])) return `${words[0].slice(0, 4)}${words[1]}`;
+  const first = words[0] || '?';
+  return first.length > 6 ? `${first.slice(0, 5)}.` : first;
 }
 
 /** A fuse card that went off: its symbol (colour or number) or its effect, as a chip. */
@@ -942,3 +1052,19 @@ export function fuseChip(f) {
 }
 
 export {swatch};
+
+//: the gaps between packed cards (CSS: .pack-col), and the height of a teammate's card name and of
+//: a Countdown stack's label, each with its gap (CSS: .mate-name, .stack-label)
+const PACK_GAP = 8;
+const PACK_GAP_MATE = 6;
+const MATE_NAME_H = 15;
+const STACK_LABEL_H = 20;
+
+/** [width, height] in px of a packed item (a card, or a Countdown stack with its label) at slot size `die`. */
+function itemSize(el, die, mate) {
+  const wrap = el.classList.contains('card-wrap') ? el : el.querySelector('.card-wrap');
+  if (!wrap || !Number(wrap.dataset.h) || !Number(wrap.dataset.s)) return [el.offsetWidth || 0, el.offsetHeight || 0];
+  const scale = die / Number(wrap.dataset.s);
+  const width = scale * Number(wrap.style.getPropertyValue('--w') || 240);
+  return [width, scale * Number(wrap.dataset.h) + (mate ? MATE_NAME_H : 0) + (wrap === el ? 0 : STACK_LABEL_H)];
+}

@@ -29,6 +29,7 @@ export function markPage(page, status = '') {
 }
 
 let helpEl = null;
+let helpFrom = null; // what had the keyboard before the help opened: it gets it back
 
 export function helpOpen() {
   return Boolean(helpEl && !helpEl.hidden);
@@ -43,8 +44,9 @@ export function toggleHelp(force) {
   }
   const open = force === undefined ? helpEl.hidden : force;
   if (open) {
+    if (helpEl.hidden) helpFrom = document.activeElement;
     const keys = [['1 – 9', 'help.digits'], ['← → ↑ ↓ / Tab', 'help.arrows'], ['Enter', 'help.enter'],
-      ['D', 'help.done'], ['T', 'help.take'], ['Esc', 'help.escape'], ['H / ?', 'help.help']];
+      ['D', 'help.done'], ['T', 'help.take'], ['A', 'help.choice'], ['Esc', 'help.escape'], ['H / ?', 'help.help']];
     const close = h('button', {type: 'button', class: 'btn', onclick: () => toggleHelp(false)}, t('help.close'));
     mount(helpEl, h('div', {class: 'panel'},
       h('h2', {id: 'help-title'}, t('help.title')),
@@ -55,7 +57,11 @@ export function toggleHelp(force) {
     helpEl.setAttribute('aria-labelledby', 'help-title');
     helpEl.hidden = false;
     close.focus();
-  } else {
+  } else if (!helpEl.hidden) {
     helpEl.hidden = true;
+    const back = helpFrom && helpFrom.isConnected && helpFrom !== document.body ? helpFrom
+      : document.querySelector('[data-testid="help-button"]');
+    if (back) back.focus({preventScroll: true});
+    helpFrom = null;
   }
 }

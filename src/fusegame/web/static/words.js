@@ -78,7 +78,11 @@ export function eventText(ev, nameOf) {
     case 'turn_ended': return t('ev.turnEnded', {turn: ev.turn});
     case 'game_won': return t('ev.won', {score: ev.score});
     case 'game_lost': return t('ev.lost', {reason: t(`reason.${ev.reason}`), score: ev.score});
-    case 'spark_drawn': return t('ev.sparkDrawn', {who, card: ev.card});
+    case 'spark_drawn': {
+      const drawn = t('ev.sparkDrawn', {who, card: ev.card});
+      if (ev.why === 'fuse') return `${drawn}: ${t('ev.sparkWhyFuse')}`;
+      return ev.why === 'short' ? `${drawn}: ${t('ev.sparkWhyShort')}` : drawn;
+    }
     case 'spark_defused': return t('ev.sparkDefused', {who, card: ev.card});
     case 'sparks_turned_over': return t('ev.sparksTurned', {n: ev.cards});
     case 'no_spark_left': return t('ev.noSpark', {who});
