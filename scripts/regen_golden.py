@@ -22,13 +22,13 @@ the commit. The files name the card catalogue they were made with (a fingerprint
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from fusegame.cards import Catalogue, builtin_catalogue, load_catalogue
+from fusegame.record import catalogue_fingerprint
 from fusegame.rng import Rng
 from fusegame.rules import Action, Difficulty, Done, Game, GameConfig, GameState, Module, Setup, new_game
 from fusegame.scenario import load_scenario
@@ -57,8 +57,9 @@ def cards() -> Catalogue | None:
 
 
 def fingerprint(config: GameConfig) -> str:
-    data = json.dumps(config.catalogue.to_data(), sort_keys=True)
-    return hashlib.sha256(data.encode()).hexdigest()[:16]
+    """The catalogue's rule-relevant data, as game records name it: a card's name in either language
+    is not a rule, and renaming one leaves every golden file as it was."""
+    return catalogue_fingerprint(config.catalogue)
 
 
 def header(title: str, config: GameConfig) -> list[str]:

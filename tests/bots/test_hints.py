@@ -165,7 +165,8 @@ def test_the_take_hint_prefers_the_smallest_card() -> None:
         "leave the big ones for last; the game is won once the middle is empty, and the cards then "
         "in front of the players need not be finished")
     assert hint_reason(h.advice, "es") == (
-        "Coge F06 (Two apart): la carta más pequeña de la fila (menos casillas y puntos, unos 7 dados): "
+        "Coge F06 (A dos de distancia): la carta más pequeña de la fila (menos casillas y puntos, "
+        "unos 7 dados): "
         "deja las grandes para el final; la partida se gana cuando el centro queda vacío, y las cartas "
         "que tengan entonces delante los jugadores no hace falta terminarlas")
 
@@ -211,7 +212,7 @@ def test_at_insane_the_take_hint_prefers_the_hardest_card() -> None:
         "finished, so take the hard ones while there is time and leave the quick ones for the end, when "
         "the players whose cards are done can no longer help")
     assert hint_reason(h.advice, "es") == (
-        "Coge F15 (Balance): la carta más difícil de la fila (unos 9 dados): hay que terminar "
+        "Coge F15 (Equilibrio): la carta más difícil de la fila (unos 9 dados): hay que terminar "
         "todas las cartas, así que coge las difíciles mientras hay tiempo y deja las rápidas para el "
         "final, cuando los jugadores que ya hayan terminado sus cartas no podrán ayudar")
 
@@ -225,9 +226,9 @@ def test_late_in_the_game_the_hint_finishes_the_card_that_can_still_win() -> Non
         "Yellow 2 on F43 (Rising, stack) slot 1: finish this one first (about 14 dice to go, was 15); "
         "only 1 bomb is left in the middle, so F42 (Four colours up, stack) will likely never need finishing")
     assert hint_reason(h.advice, "es") == (
-        "El dado amarillo 2 en F43 (Rising, pila), casilla 1: termina esta primero (faltan unos 14 dados, "
-        "antes 15); solo queda 1 bomba en el centro, así que seguramente no hará falta terminar F42 (Four "
-        "colours up, pila)")
+        "El dado amarillo 2 en F43 (En subida, pila), casilla 1: termina esta primero (faltan unos 14 dados, "
+        "antes 15); solo queda 1 bomba en el centro, así que seguramente no hará falta terminar F42 (Cuatro "
+        "colores arriba, pila)")
 
 
 def test_seats_replacing_cards_are_told_different_cards() -> None:
@@ -512,7 +513,7 @@ def test_spanish_hints_read_naturally() -> None:
     h = by_seat(load("complete_card.yaml"))
     assert hint_text(h[0].advice, "es") == "Pon el dado verde 4 en F27, casilla 3"
     assert hint_reason(h[0].advice, "es") == (
-        "El dado verde 4 en F27 (Three of a kind): la completa, +3 puntos")
+        "El dado verde 4 en F27 (Trío): la completa, +3 puntos")
     assert hint_reason(h[2].advice, "es", seat=2) == (
         "Di que has terminado: ningún dado encaja en tus cartas; el dado amarillo 2 y el dado rojo 3 quedan "
         "para la penalización, que deshace de media unos 0,3 dados de trabajo")
@@ -553,7 +554,7 @@ def facts_only(x: Any, where: str, key: str = "") -> None:
     elif isinstance(x, list):
         for v in x:
             facts_only(v, where, key)
-    elif isinstance(x, str) and key != "name":
+    elif isinstance(x, str) and key not in ("name", "name_es"):
         if key == "die":
             assert re.fullmatch(r"[RBGYK/]+\d( as [RBGYK/]+)?", x), (where, x)
         elif key == "layout":
@@ -593,6 +594,6 @@ def test_cli_json_prints_the_advice() -> None:
     assert rows[1]["advice"] == {"kind": "done", "then": None, "why": {
         "kind": "better_elsewhere", "seat": 2,
         "die": {"id": 11, "die": "G4", "colours": "G", "face": 4, "as": None},
-        "card": {"id": "J1", "name": "", "layout": "", "kind": "bomb", "points": 1}}}
+        "card": {"id": "J1", "name": "", "name_es": "", "layout": "", "kind": "bomb", "points": 1}}}
     assert rows[1]["reason"] == "Say done: the Green 4 that fits your cards does more on p2's J1"
     assert rows[0]["advice"]["kind"] == "take" and rows[0]["act"]["verb"] == "take"

@@ -509,6 +509,24 @@ def test_the_tutorial_checks_each_move_with_the_engine(client: TestClient) -> No
     assert done["ok"] and "terminas" in done["message"]
 
 
+def test_every_lesson_can_be_solved_and_countdown_has_lessons_of_its_own(client: TestClient) -> None:
+    en = client.get("/api/tutorial").json()["lessons"]
+    es = client.get("/api/tutorial?lang=es").json()["lessons"]
+    # the leader's role, naming, sparks, split dice and the fuse cards with words
+    assert {"countdown-role", "countdown-naming", "countdown-sparks", "countdown-split",
+            "countdown-roll-six"} <= {lesson["id"] for lesson in en}
+    for a, b in zip(en, es, strict=True):
+        assert a["title"] != b["title"] and a["text"] != b["text"] and a["goal"] != b["goal"], a["id"]
+        moves = [m for p in a["moves"]["place"] for m in p["actions"]]
+        moves += [m["action"] for m in a["moves"]["actions"]]
+        solved = [m for m in moves
+                  if client.post(f"/api/tutorial/{a['id']}/try", json={"action": m}).json()["ok"]]
+        assert solved, (a["id"], moves)
+        # and not every move, where the lesson asks for one of several (any colour may be named)
+        if a["id"] not in ("countdown-naming", "countdown-roll-six", "done"):
+            assert len(solved) < len(moves), (a["id"], solved)
+
+
 def test_the_client_is_served_from_the_package(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "<html" in r.text.lower()

@@ -260,6 +260,27 @@ def test_a_tutorial_lesson_is_played_in_the_page(base: str, context: BrowserCont
     page.locator("svg.card[data-card='T1'] g.slot[data-slot='0']").click()
     expect(page.get_by_test_id("tutorial-message")).to_contain_text("Well done")
     expect(page.get_by_test_id("tutorial-next")).to_be_enabled()
+    # the learner is a trainee, not a seat number, and the first lesson shows no game bar
+    expect(page.get_by_test_id("hand-0").locator(".hand-name")).to_contain_text("Trainee (you)")
+    expect(page.locator(".table .info")).to_be_hidden()
+
+
+def test_the_lesson_list_numbers_each_title_on_its_first_line(base: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport=VIEWPORTS["phone"])
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/#/tutorial")
+        expect(page.get_by_test_id("lesson-6")).to_contain_text("Countdown")
+        links = page.locator(".lesson-link")
+        assert links.count() >= 11
+        for i in range(links.count()):
+            link = links.nth(i)
+            num = link.locator(".lesson-num").bounding_box()
+            name = link.locator(".lesson-name").bounding_box()
+            assert num is not None and name is not None
+            assert abs(num["y"] - name["y"]) < 3, (i, num, name)
+    finally:
+        ctx.close()
 
 
 # ====================================================================== the game in words

@@ -103,3 +103,30 @@ def test_the_printable_catalogue_starts_with_the_legend(lang: str) -> None:
     legend_part = rest.split("</section>", 1)[0]
     for item in legend(lang):  # type: ignore[arg-type]
         assert escape(item.text) in legend_part
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_card_has_a_name_of_its_own_shown_whole_at_table_size(lang: str) -> None:
+    from fusegame.cards.words import card_words
+    # distinct across both boxes, since the integrated and epic games mix them
+    names: dict[str, str] = {}
+    for c in SHAPED:
+        name = card_words(c, lang).name  # type: ignore[arg-type]
+        assert name and name != c.id, (lang, c.id)
+        assert name not in names, f"{c.id} and {names[name]} are both called {name!r} ({lang})"
+        names[name] = c.id
+        # the compact drawing shows it whole: on one line, or on two over a narrow stack
+        drawn = root(card_svg(c, compact=True, lang=lang))  # type: ignore[arg-type]
+        lines = ["".join(t.itertext()) for t in drawn.iter(f"{NS}text") if t.get("class") == "card-name"]
+        assert " ".join(lines) == name, (c.id, lines)
+        assert len(lines) <= 2 and not any(line.endswith("\u2026") for line in lines), (c.id, lines)
+
+
+def test_a_spanish_name_the_catalogue_does_not_give_says_every_alternative() -> None:
+    import dataclasses
+
+    from fusegame.cards.words import card_words
+    # F13 asks for the same colour *or* the same number: a name made from its model says both
+    f13 = next(c for c in CAT.bombs if c.id == "F13")
+    made = card_words(dataclasses.replace(f13, name_es=""), "es").name
+    assert "mismo color" in made and "mismo número" in made, made

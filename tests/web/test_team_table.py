@@ -337,3 +337,40 @@ def test_a_game_won_with_cards_left_in_hand_says_what_happened(server: Server, b
         expect(end.locator("h2")).to_be_focused()
     finally:
         ctx.close()
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast of two CSS colours given as ``rgb(r, g, b)`` or ``#rrggbb``."""
+    def lum(c: str) -> float:
+        if c.startswith("#"):
+            rgb = [int(c[i:i + 2], 16) for i in (1, 3, 5)]
+        else:
+            rgb = [int(float(x)) for x in re.findall(r"[\d.]+", c)[:3]]
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_a_lit_slot_keeps_its_colours_and_the_cursor_stands_out(server: Server, browser: Browser) -> None:  # noqa: F811
+    ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
+    try:
+        page = ctx.new_page()
+        seat_ana(server, page, DESKTOP_DEALS["3p-stacks"])
+        page.keyboard.press("1")
+        lit = page.locator("[data-testid='hand-0'] g.slot.legal:not(.cursor) .slot-box")
+        expect(lit.first).to_be_visible()
+        styles = [lit.nth(i).evaluate("e => [getComputedStyle(e).fill, getComputedStyle(e).strokeDasharray]")
+                  for i in range(lit.count())]
+        # framed, never tinted: what the slot asks for keeps its printed colours; and the frame is
+        # told by its shape (dashed), not by a hue alone
+        assert all(fill == "none" and dash not in ("none", "") for fill, dash in styles), styles
+        cursor = page.locator("[data-testid='hand-0'] g.slot.cursor .slot-box")
+        expect(cursor).to_have_count(1)
+        stroke, width = cursor.evaluate(
+            "e => [getComputedStyle(e).stroke, parseFloat(getComputedStyle(e).strokeWidth)]")
+        card = "#fbf8f1"  # the card's panel (web/svg.py)
+        assert contrast(stroke, card) >= 3, stroke
+        assert width >= 6
+    finally:
+        ctx.close()

@@ -23,6 +23,7 @@ from typing import Any
 from fusegame.bots.team import PLAY_WEIGHTS, Move, Plan, TeamPlanner, card_size
 from fusegame.bots.value import HOPELESS
 from fusegame.cards.model import Layout
+from fusegame.cards.words import card_title
 from fusegame.constraints import EMPTY
 from fusegame.dice import BY_LETTER
 from fusegame.observe import removal_cause
@@ -146,11 +147,13 @@ def die_words(state: GameState, die: int) -> str:
 
 
 def card_fact(state: GameState, card: str) -> dict[str, Any]:
-    """``{"id": "F12", "name": "Little tent", "layout": "pyramid", "kind": "bomb", "points": 2}``
-    (layout ``""`` for a plain row)."""
+    """``{"id": "F12", "name": "Little tent", "name_es": "Tienda pequeña", "layout": "pyramid",
+    "kind": "bomb", "points": 2}`` (layout ``""`` for a plain row; a card with no name has none in
+    either language)."""
     b = state.bomb(card)
-    return {"id": card, "name": b.name or "", "layout": _LAYOUTS.get(b.shape.layout, ""), "kind": b.kind,
-            "points": b.points}
+    name_es = (b.name_es or card_title(b, "es")) if b.name else ""
+    return {"id": card, "name": b.name or "", "name_es": name_es, "layout": _LAYOUTS.get(b.shape.layout, ""),
+            "kind": b.kind, "points": b.points}
 
 
 def work(x: float) -> int | None:

@@ -92,14 +92,16 @@ class Catalogue:
         """Plain data (the same shape as the TOML file), for embedding in game records."""
         data: dict[str, Any] = {
             "bomb": [{"id": b.id, "set": b.set, "points": b.points, "notation": b.notation,
-                      **({"name": b.name} if b.name else {}), "source": b.source} for b in self.bombs],
+                      **({"name": b.name} if b.name else {}), **({"name_es": b.name_es} if b.name_es else {}),
+                      "source": b.source} for b in self.bombs],
             "fuse": [{"id": f.id, "set": f.set, "shows": f.symbol} if f.effect is FuseEffect.SYMBOL
                      else {"id": f.id, "set": f.set, "effect": f.effect.value, "text": f.text}
                      for f in self.fuses],
         }
         if self.sparks:
             data["spark"] = [{"id": s.id, "set": s.set, "notation": s.notation,
-                              **({"name": s.name} if s.name else {}), "source": s.source}
+                              **({"name": s.name} if s.name else {}),
+                              **({"name_es": s.name_es} if s.name_es else {}), "source": s.source}
                              for s in self.sparks]
         if self.roles:
             data["role"] = [{"id": r.id, "set": r.set, "ability": r.ability.value, "name": r.name,
@@ -175,7 +177,7 @@ def catalogue_from_data(data: dict[str, Any], file: str = "<data>", default_set:
                     raise CardDataError(file, cid, "this card can never be completed")
             (bombs if kind == "bomb" else sparks).append(
                 BombCard(cid, card_set, points, shape, text, kind=kind, name=str(entry.get("name", "")),
-                         source=str(entry.get("source", "designed"))))
+                         source=str(entry.get("source", "designed")), name_es=str(entry.get("name_es", ""))))
     return Catalogue(tuple(bombs), tuple(fuses), file, tuple(sparks), tuple(roles))
 
 

@@ -259,6 +259,8 @@ class BombCard:
     kind: str = "bomb"
     name: str = ""
     source: str = field(default="designed", compare=False)
+    #: the name in Spanish (the catalogue's ``name_es``); without it the words make one from the model
+    name_es: str = field(default="", compare=False)
 
 
 class FuseEffect(str, Enum):

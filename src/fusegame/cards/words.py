@@ -168,8 +168,9 @@ _TITLE_GROUP = {Group.SAME_COLOUR: "mismo color", Group.SAME_NUMBER: "mismo núm
 
 
 def card_title(card: BombCard | FuseCard | RoleCard, lang: Lang = "en") -> str:
-    """A card's name in ``lang``: the printed name in English (the card's id when it has none);
-    in Spanish a title made from the model ("Fila de 4: colores distintos", "Pila de 3: en subida")."""
+    """A card's name in ``lang``: the catalogue's name in English (the card's id when it has none)
+    and its ``name_es`` in Spanish, else a title made from the model ("Fila de 4: colores
+    distintos", "Pila de 3: en subida")."""
     return card_words(card, lang).name
 
 
@@ -181,7 +182,9 @@ def _title_es(card: BombCard) -> str:
     if shape.clauses:
         atom = shape.clauses[0].alts[0]
         if isinstance(atom, GroupTest):
-            feature = _TITLE_GROUP[atom.group]
+            # every alternative: "same colour or same number" is not "same colour"
+            groups = [a.group for a in shape.clauses[0].alts if isinstance(a, GroupTest)]
+            feature = " o ".join(dict.fromkeys(_TITLE_GROUP[g] for g in groups))
         else:
             signs = {sign for e in atom.exprs for sign, _, _ in e}
             summed = any(len(e) > 1 for e in atom.exprs)
@@ -231,8 +234,9 @@ def card_words(card: BombCard | FuseCard | RoleCard, lang: Lang = "en") -> CardW
     if isinstance(card, RoleCard):
         name = _ROLE_NAME_ES[card.ability] if lang == "es" else card.name
         return CardWords(card.id, lang, "role", name, _ROLE[lang][card.ability])
-    # the cards' names are this edition's own, in English: Spanish titles are made from the model
-    name = _title_es(card) if lang == "es" else card.name or card.id
+    # the cards' names are this edition's own, in both languages (the catalogue's name and name_es);
+    # a card of one's own deck without a Spanish name gets a title made from its model
+    name = (card.name_es or _title_es(card)) if lang == "es" else card.name or card.id
     return CardWords(card.id, lang, card.kind, name, _bomb_text(card, lang),
                      None if card.kind == "spark" else card.points)
 

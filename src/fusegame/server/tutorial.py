@@ -30,6 +30,7 @@ class Lesson:
     words: dict[str, dict[str, str]]  #: field -> language -> text
     accept: tuple[dict[str, Any], ...]
     start: GameState = field(compare=False)  #: the position, built once from the scenario
+    info: bool = False  #: the game's bar (clock, bag, deck, fuse cards) is part of what it teaches
 
     def text(self, key: str, lang: str) -> str:
         w = self.words.get(key, {})
@@ -69,13 +70,17 @@ class Tutorial:
             words = {k: d[k] for k in ("title", "text", "goal", "success", "nudge") if k in d}
             # a broken lesson is found when the server starts, not by a learner
             start = scenario_from_data(d["scenario"])
-            self._lessons.append(Lesson(str(d["id"]), words, tuple(d["accept"]), start))
+            self._lessons.append(Lesson(str(d["id"]), words, tuple(d["accept"]), start, bool(d.get("info"))))
         self._by_id = {lesson.id: lesson for lesson in self._lessons}
         self._listed: dict[str, list[dict[str, Any]]] = {}  # by language: the positions never change
         # the lessons' own cards (T1, ...), so that the client can draw them like catalogue cards
         self.cards: dict[str, BombCard] = {}
         for lesson in self._lessons:
             for b in lesson.start.catalogue.bombs:
+                # one id, one card: a lesson drawing another lesson's card would teach the wrong one
+                if b.id in self.cards and self.cards[b.id].notation != b.notation:
+                    raise ValueError(f"tutorial lesson {lesson.id!r}: card id {b.id} is another "
+                                     "lesson's card")
                 self.cards.setdefault(b.id, b)
 
     def lessons(self, lang: str = "en") -> list[dict[str, Any]]:
@@ -86,7 +91,7 @@ class Tutorial:
         out = self._listed[lang] = []
         for lesson in self._lessons:
             state = lesson.start
-            out.append({"id": lesson.id, "title": lesson.text("title", lang),
+            out.append({"id": lesson.id, "title": lesson.text("title", lang), "info": lesson.info,
                         "text": lesson.text("text", lang), "goal": lesson.text("goal", lang),
                         "view": public_view(state, 0), "moves": moves_of(state, 0)})
         return out

@@ -57,7 +57,7 @@ _ITEMS: tuple[tuple[str, str, str], ...] = (
     ("? =cn ?", "The same colour and the same number.", "El mismo color y el mismo número."),
     ("? =c|n ?", "The same colour or the same number.", "El mismo color o el mismo número."),
     ("first:? ?", "“1st”: this slot is filled before the others; “last”: after them.",
-     "«1st»: esta casilla se llena antes que las demás; «last»: después."),
+     "«1.º»: esta casilla se llena antes que las demás; «últ.»: después."),
     ("# # # ; a + b + c = 14",
      "Letters name the slots for the rule under the card (here: the three add up to 14).",
      "Las letras nombran las casillas para la regla bajo la carta (aquí: los tres suman 14)."),

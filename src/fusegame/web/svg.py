@@ -610,6 +610,8 @@ def card_svg(card: BombCard, *, width: int | None = None, compact: bool = False,
 
 #: The compact card: header line height, side margin and the largest slot, in card units.
 _C_TOP, _C_SIDE, _C_S_MAX = 34.0, 12.0, 58.0
+#: The room a compact card's centred name leaves on each side, for the id and the points badge.
+_C_NAME_SIDE = 44.0
 #: The narrowest compact stack: room for the id, the points and a relation symbol's words beside a slot.
 _C_NARROW = 128.0
 #: A compact stack's room between two slots joined by a symbol: the symbol, turned, and no more.
@@ -650,7 +652,8 @@ def _compact_card_svg(card: BombCard, lang: Lang) -> str:
         for n, line in enumerate(names):
             body.append(_text(w / 2, 38 + 15 * n, line, 12, _DARK, cls="card-name"))
     elif title:
-        room = _chars(w - 2 * 62, 12)
+        # between the id and the points badge (a spark's label is wider than a badge)
+        room = _chars(w - 2 * (62 if spark else _C_NAME_SIDE), 12)
         name = title if len(title) <= room else title[: room - 1].rstrip() + "\u2026"
         body.append(_text(w / 2, 19, name, 12, _DARK, cls="card-name"))
     ox = (w - diagram.width) / 2
@@ -723,8 +726,10 @@ def fuse_svg(card: FuseCard, *, width: int | None = None, lang: Lang = "en") -> 
         y0 = 190 - 12 * (len(lines) - 1)
         for n, line in enumerate(lines):
             body.append(_text(w / 2, y0 + 24 * n, line, 17, _DARK, cls="fuse-text"))
+    # what it says, in the page's language (a text card's own words, not its English print)
+    said = card.symbol if card.effect is FuseEffect.SYMBOL else card_words(card, lang).text
     return _svg(w, h, body, {"class": "card", "data-card": card.id, "data-kind": "fuse", "role": "img",
-                             "aria-label": f"{card.id}: {_CARD_WORDS[lang]['fuse_card']}, {card.symbol}"},
+                             "aria-label": f"{card.id}: {_CARD_WORDS[lang]['fuse_card']}, {said}"},
                 width)
 
 
@@ -776,16 +781,30 @@ def any_card_svg(catalogue: Catalogue, card_id: str, *, compact: bool = False, l
 _SET_TITLES = {"fuse": "FUSE", "countdown": "FUSE: Countdown"}
 
 _PAGE_CSS = """
-body { font-family: system-ui, sans-serif; margin: 16px; color: #1f2a30; background: #fff; }
-h1 { margin: 0 0 8px; }
-h2 { margin: 24px 0 4px; border-bottom: 2px solid #263238; }
-h3 { margin: 16px 0 8px; font-size: 1.05em; color: #37474f; }
+/* on the screen, the site's dark console and its navigation; on paper, black on white */
+body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif; margin: 0;
+  color: #e6edf7; background: #0b0f17; line-height: 1.45; }
+header { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem 1.2rem; padding: .5rem 1rem;
+  border-bottom: 1px solid #2a3850; background: rgba(11, 15, 23, .95); }
+header h1 { font-size: 1.25rem; margin: 0; }
+.brand { font-weight: 800; letter-spacing: .2em; color: #e6edf7; text-decoration: none; }
+.brand b { color: #ffb347; }
+nav { display: flex; flex-wrap: wrap; gap: .9rem; font-size: .95rem; }
+nav a { color: #8d9bb3; text-decoration: none; }
+nav a:hover, nav a[aria-current] { color: #e6edf7; }
+main { padding: 0 1rem 2rem; max-width: 1500px; margin: 0 auto; }
+a { color: #36d1c4; }
+h2 { margin: 24px 0 8px; border-bottom: 2px solid #2a3850; padding-bottom: 4px; }
+h3 { margin: 16px 0 8px; font-size: 1.05em; color: #8d9bb3; }
+figcaption { color: #e6edf7; }
+figcaption .words { color: #b7c3d6; }
+.legend .pic { background: #fbf8f1; border-radius: 6px; padding: 4px; }
+:focus-visible { outline: 3px solid #ffe066; outline-offset: 2px; }
 .grid { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
 figure { margin: 0; break-inside: avoid; page-break-inside: avoid; text-align: center; }
 figure svg { display: block; margin: 0 auto; }
 figcaption { font-size: 12px; line-height: 1.35; margin-top: 2px; }
-figcaption .words { font-size: 11px; color: #37474f; display: block; text-align: left; }
-nav { margin: 0 0 8px; font-size: 14px; }
+figcaption .words { font-size: 11px; display: block; text-align: left; }
 .legend ul { list-style: none; padding: 0; margin: 8px 0 0; display: grid; gap: 6px 16px;
   grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); }
 .legend li { display: flex; gap: 8px; align-items: center; font-size: 12px; break-inside: avoid; }
@@ -793,7 +812,13 @@ nav { margin: 0 0 8px; font-size: 14px; }
 .legend .pic svg { max-width: 84px; max-height: 52px; width: auto; height: auto; }
 @page { size: A4; margin: 10mm; }
 @media print {
-  body { margin: 0; }
+  body { margin: 0; color: #1f2a30; background: #fff; }
+  header nav { display: none; }
+  header { border: 0; padding: 0 0 8px; background: none; }
+  main { padding: 0; }
+  h2 { border-bottom-color: #263238; }
+  h3, figcaption .words { color: #37474f; }
+  figcaption { color: #1f2a30; }
   .set + .set { break-before: page; page-break-before: always; }
   h2, h3 { break-after: avoid; page-break-after: avoid; }
   .grid { gap: 4mm; }
@@ -832,11 +857,14 @@ _PAGE_WORDS: dict[str, dict[str, str]] = {
     "en": {"title": "FUSE cards", "bombs": "Bomb cards: {n} point", "bombs_n": "Bomb cards: {n} points",
            "sparks": "Spark cards", "fuses": "Fuse cards", "roles": "Role cards", "point": "{n} point",
            "points": "{n} points", "spark": "spark", "fuse": "fuse", "other": "En español",
-           "legend": "What the symbols mean"},
+           "legend": "What the symbols mean", "home": "New game", "log": "BDT Log", "tutorial": "Tutorial",
+           "computer": "Ship's Computer", "cards": "Printable cards", "site": "The site"},
     "es": {"title": "Cartas de FUSE", "bombs": "Cartas de bomba: {n} punto",
            "bombs_n": "Cartas de bomba: {n} puntos", "sparks": "Cartas de chispa", "fuses": "Cartas de mecha",
            "roles": "Cartas de rol", "point": "{n} punto", "points": "{n} puntos", "spark": "chispa",
-           "fuse": "mecha", "other": "In English", "legend": "Qué significan los símbolos"},
+           "fuse": "mecha", "other": "In English", "legend": "Qué significan los símbolos",
+           "home": "Nueva partida", "log": "Registro BDT", "tutorial": "Tutorial",
+           "computer": "Ordenador de a bordo", "cards": "Cartas para imprimir", "site": "El sitio"},
 }
 
 
@@ -901,6 +929,11 @@ def catalogue_page(catalogue: Catalogue, card_set: str | None = None, lang: Lang
             # landmarks, so that a screen reader can skip from the page's head to the cards
             f"<title>{w['title']}</title>{FAVICON}<style>{_PAGE_CSS}</style></head>"
             f"<body><header><h1>{w['title']}</h1>"
-            f'<nav><a href="/">FUSE</a> &#183; <a href="{query}" lang="{other}">{w["other"]}</a></nav>'
+            # the site's own navigation, and the other language
+            f'<nav aria-label="{w["site"]}"><a href="/" class="brand"><b>&#10033;</b> FUSE</a>'
+            f'<a href="/#/">{w["home"]}</a><a href="/#/log">{w["log"]}</a>'
+            f'<a href="/#/tutorial">{w["tutorial"]}</a><a href="/#/computer">{w["computer"]}</a>'
+            f'<a href="/cards" aria-current="page">{w["cards"]}</a>'
+            f'<a href="{query}" lang="{other}">{w["other"]}</a></nav>'
             "</header>"
             f"<main>{''.join(sections)}</main></body></html>\n")

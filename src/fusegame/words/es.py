@@ -124,8 +124,8 @@ def hint_seat(seat: int) -> str:
 
 def _card_id(c: Ev) -> str:
     """``F12 (Little tent, pirámide)``: the id, then the card's name and its layout."""
-    name, layout = c.get("name") or "", c.get("layout") or ""
-    if layout and layout in name.lower():  # the name says it already
+    name, layout = c.get("name_es") or c.get("name") or "", c.get("layout") or ""
+    if layout and LAYOUTS.get(layout, layout).lower() in name.lower():  # the name says it already
         layout = ""
     extra = [x for x in (name, LAYOUTS.get(layout, layout)) if x]
     return f"{c['id']} ({', '.join(extra)})" if extra else str(c["id"])

@@ -355,6 +355,7 @@ const en = {
 
   'tutorial.title': 'Tutorial',
   'tutorial.lessons': 'Lessons',
+  'tutorial.learner': 'Trainee',
   'tutorial.lessonN': 'Lesson {n} of {total}',
   'tutorial.goal': 'Goal:',
   'tutorial.next': 'Next lesson',
@@ -1040,6 +1041,7 @@ const es = {
 
   'tutorial.title': 'Tutorial',
   'tutorial.lessons': 'Lecciones',
+  'tutorial.learner': 'Aprendiz',
   'tutorial.lessonN': 'Lección {n} de {total}',
   'tutorial.goal': 'Objetivo:',
   'tutorial.next': 'Siguiente lección',

@@ -408,10 +408,7 @@ export class Table {
       }).catch(() => { /* its code stays */ });
       return b;
     });
-    if (this.actionsOf('defuse').length) {
-      const g = bar[bar.length - 1];
-      g.append(h('span', {class: 'act-help muted small'}, t('act.defuseHelp')));
-    }
+    // (what an early defusal means is in the buttons' titles: the console keeps its one or two lines)
     const dieAct = (a) => {
       const die = this.findDie(a.die);
       // named by its content, as the dice of the roll are: the action in words, then the die's picture
@@ -500,8 +497,8 @@ export class Table {
           if (pick) this.send(pick.action);
         }}, chosen.length ? t('act.rethrowGo', {n: chosen.length}) : t('act.rethrowNone')));
     }
-    return h('div', {class: 'act-group role-panel'}, parts,
-      role && role.text ? h('div', {class: 'act-help muted small'}, role.text) : null);
+    // the role card's text is the label's title and on the hand's role tag: the console keeps its size
+    return h('div', {class: 'act-group role-panel'}, parts);
   }
 
   refreshActions() {

@@ -104,10 +104,12 @@ export class TutorialPage {
     mount(this.root, h('div', {class: 'tutorial'},
       h('nav', {class: 'panel lessons', 'aria-label': t('tutorial.lessons')},
         h('h2', {}, t('tutorial.title')),
+        // the number beside the title's first line, however the title wraps
         h('ol', {}, this.lessons.map((l, i) => h('li', {},
-          h('button', {type: 'button', class: ['link-btn', i === this.index ? 'current' : ''],
+          h('button', {type: 'button', class: ['link-btn', 'lesson-link', i === this.index ? 'current' : ''],
             'aria-current': i === this.index ? 'step' : null, dataset: {testid: `lesson-${i}`},
-            onclick: () => this.go(i)}, l.title))))),
+            onclick: () => this.go(i)}, h('span', {class: 'lesson-num', 'aria-hidden': 'true'}, `${i + 1}.`),
+          h('span', {class: 'lesson-name'}, l.title)))))),
       this.lessonEl));
     this.renderLesson();
   }
@@ -142,9 +144,11 @@ export class TutorialPage {
             : h('button', {type: 'button', class: 'btn primary', disabled: !this.ok || last, dataset: {testid: 'tutorial-next'},
               onclick: () => this.go(this.index + 1)}, t('tutorial.next')))),
       this.table.el);
-    // the lessons are played from the first seat
-    this.table.update({view: this.current.view, moves: this.current.moves, hints: null, names: [],
-      seat: this.current.view.seat ?? 0});
+    // the game's bar (clock, bag, deck...) only in the lessons that are about it
+    this.table.el.classList.toggle('no-info', !l.info);
+    // the lessons are played from the first seat, by the learner (not "Player 1")
+    this.table.update({view: this.current.view, moves: this.current.moves, hints: null,
+      names: [t('tutorial.learner')], seat: this.current.view.seat ?? 0});
   }
 
   handleKey(e) {

@@ -139,11 +139,12 @@ export function actionWords(act, findDie = () => null) {
 /** A card as advice names it: "F12 (Little tent, pyramid)", "spark card S03". */
 function cardWords(card) {
   if (!card) return '';
-  const extra = card.name ? [card.name] : [];
+  // the card's name in the page's language
+  const name = (getLang() === 'es' && card.name_es) || card.name || '';
+  const extra = name ? [name] : [];
   // "Staggered stack" says its layout already
-  if (card.layout && !String(card.name || '').toLowerCase().includes(card.layout)) {
-    extra.push(t(`layout.${card.layout.replace(' ', '-')}`));
-  }
+  const layout = card.layout ? t(`layout.${card.layout.replace(' ', '-')}`) : '';
+  if (layout && !name.toLowerCase().includes(layout.toLowerCase())) extra.push(layout);
   const head = card.kind === 'spark' ? t('advice.spark', {id: card.id}) : card.id;
   return extra.length ? `${head} (${extra.join(', ')})` : head;
 }
