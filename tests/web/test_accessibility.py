@@ -167,7 +167,9 @@ def test_the_table_is_played_from_the_keyboard_with_a_visible_focus(server: Serv
         page.keyboard.press("ArrowRight")  # the keyboard cursor: a slot of its own look
         cursor = page.locator("svg.card g.slot.cursor .slot-box")
         expect(cursor).to_have_count(1)
-        expect(cursor).to_have_css("stroke", "rgb(255, 255, 255)")  # the hint's frame is dashed orange
+        # a solid near-black frame, clear on the cream card (the hint's frame is dashed orange)
+        expect(cursor).to_have_css("stroke", "rgb(11, 15, 23)")
+        expect(cursor).to_have_css("stroke-dasharray", "none")
         page.keyboard.press("Enter")
         page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
         expect(page.locator("svg.card g.slot[data-holds]")).to_have_count(1)

@@ -1,7 +1,7 @@
 // The match: the ship's computer, the table, players and seat take-over, team talk, events, end.
 import {h, mount, mmss, rememberFocus, restoreFocus} from './dom.js';
 import {t, tOr, getLang} from './i18n.js';
-import {Table} from './table.js';
+import {Table, itemSize, packColumns, packItems, PACK_GAP, PACK_GAP_MATE} from './table.js';
 import {ShipComputer} from './computer.js';
 import {play} from './sound.js';
 import {cardSvg, api} from './api.js';
@@ -180,7 +180,7 @@ export class PlayView {
     const phone = window.matchMedia('(max-width: 700px)').matches;
     const wraps = [...table.el.querySelectorAll('.card-wrap')];
     const sig = [innerWidth, innerHeight, Boolean(this.outcome), Boolean(table.el.querySelector('.middle.choosing')),
-      (this.frame.view.hands || []).length, wraps.map((c) => c.dataset.card).join()].join('|');
+      (this.frame.view.hands || []).length, wraps.map((c) => `${c.dataset.seat ?? 'row'}:${c.dataset.card}`).sort().join()].join('|');
     this.markScrolling();
     if (sig === this.fitSig) return;
     this.fitSig = sig;
@@ -195,113 +195,49 @@ export class PlayView {
     this.markScrolling();
   }
 
-  /** The layout of a desktop: see fit. */
+  /**
+   * The layout of a desktop (see fit), worked out from a model of the table rather than by laying
+   * the page out for every try: each card's size follows from its picture, and the panels' frames,
+   * heads and gaps are measured once. The chosen layout is then drawn and measured; should the page
+   * disagree with the model, the next choice is tried.
+   */
   fitDesktop() {
-    const col = this.tableCol;
     const table = this.table;
-    const band = table.el.querySelector('.band');
-    const others = table.el.querySelector('.hands.others');
+    const model = desktopModel(this.tableCol, table.el);
     const epic = (this.frame.view.hands || []).length >= 6;
-    const set = (layout) => {
-      this.el.style.setProperty('--die', `${layout.die}px`);
-      this.el.style.setProperty('--die-mate', `${layout.mate}px`);
-      table.pack(layout);
-    };
-    // no card may stick out sideways: what does not fit beside goes under
-    const wide = () => [...band.querySelectorAll('.pack-col, .choice')].some(
-      (c) => c.getBoundingClientRect().right > band.getBoundingClientRect().right + 1);
-    const tallest = (selector, die, mate) => Math.max(0, ...[...table.el.querySelectorAll(selector)].map(
-      (w) => (die * Number(w.dataset.h || 0)) / Number(w.dataset.s || 40) + (mate ? 15 : 0)));
-    const bottom = () => band.getBoundingClientRect().bottom - col.getBoundingClientRect().top + col.scrollTop;
-    const room = col.clientHeight - 4;
-    // one's own cards and the row at slot size d, the team aside: the columns' height that keeps them lowest
-    const bandFit = (d) => {
-      band.classList.remove('split');
-      if (others) others.hidden = true;
-      let best = null;
-      const t = tallest('.band .card-wrap:not(.hands.others .card-wrap)', d, false);
-      for (const k of [1, 1.15, 1.3, 1.5, 1.75, 2, 2.5, 3]) {
-        set({die: d, mate: 16.5, limit: t * k, mateLimit: 0});
-        if (wide()) continue;
-        const h = bottom();
-        if (!best || h < best.h - 0.5) best = {h, limit: t * k};
-      }
-      if (others) others.hidden = false;
-      return best || {h: Infinity, limit: 0};
-    };
-    // then the team at slot size m, beside them or under them: how low the table ends
-    const teamFit = (d, limit, m) => {
-      let best = null;
-      const t = tallest('.hands.others .card-wrap', m, true);
-      for (const k of [1, 1.5]) {
-        const layout = {die: d, mate: m, limit, mateLimit: t * k};
-        set(layout);
-        if (wide()) continue;
-        const h = bottom();
-        if (!best || h < best.h - 0.5) best = {h, layout};
-        if (h <= room) break;
-      }
-      return best;
-    };
-    // split: one's own cards over the team's, the row beside them as tall as the room allows
-    const splitFit = (d, m) => {
-      const left = band.querySelector('.band-left');
-      const own = band.querySelector('.hands.own');
-      const middle = band.querySelector('.middle');
-      const tm = tallest('.hands.others .card-wrap', m, true);
-      const to = tallest('.hands.own .card-wrap', d, false);
-      let best = null;
-      for (const k of [1, 1.3, 1.75]) {
-        const layout = {die: d, mate: m, limit: to * k, mateLimit: tm, rowLimit: 1, split: true, leftWidth: 0};
-        set(layout);
-        left.style.width = 'max-content';
-        others.style.width = 'max-content';
-        const widest = Math.max(own ? own.getBoundingClientRect().width : 0,
-          ...[...others.querySelectorAll('.hand')].map((x) => x.getBoundingClientRect().width));
-        others.style.width = '';
-        layout.leftWidth = Math.ceil(widest) + 1;
-        left.style.width = `${layout.leftWidth}px`;
-        // the row's cards may reach the foot of the room, less the row's padding and border
-        const css = getComputedStyle(middle);
-        const below = parseFloat(css.paddingBottom) + parseFloat(css.borderBottomWidth);
-        const top = middle.querySelector('.cards').getBoundingClientRect().top - col.getBoundingClientRect().top + col.scrollTop;
-        layout.rowLimit = room - top - below - 2;
-        set(layout);
-        if (wide()) continue;
-        const h = bottom();
-        if (!best || h < best.h - 0.5) best = {h, layout};
-        if (h <= room) break;
-      }
-      set({die: d, mate: m, limit: 0, mateLimit: 0});
-      return best;
-    };
     const floor = epic ? 14.5 : 16.5;
     const big = Math.max(30, Math.round(innerHeight / 19));
     const sizes = [];
     for (let d = big; d > 30; d -= 2) sizes.push(d);
     sizes.push(30, 28.5);
-    const mateSizes = [28, 26, 24, 22, 20, 18, 16.5, 14.5, 13, 12, 11, 10];
-    let fallback = null;
+    const mateSizes = model.mates.length ? [28, 26, 24, 22, 20, 18, 16.5, 14.5, 13, 12, 11, 10] : [floor];
+    // every way to lay the table out, best first: the largest slots of one's own, then of the team's
+    const choices = [];
     for (const d of sizes) {
-      const b = bandFit(d);
-      if (b.h > room && d > 28.5 && !others) continue;
-      if (!others) {
-        if (b.h <= room || d === 28.5) return {die: d, mate: floor, limit: b.limit, mateLimit: 0};
-        continue;
-      }
       // the teammates' cards grow with one's own: a big hand beside tiny teammates is no team table
       const mateMax = Math.min(28, Math.max(floor, Math.round(d * 0.7)));
       const mateMin = d === 28.5 ? 0 : Math.max(floor, Math.min(24, Math.round(d * 0.45)));
       for (const m of mateSizes) {
-        if (m > mateMax || m < mateMin) continue;
-        for (const fit of [teamFit(d, b.limit, m), splitFit(d, m)]) {
-          if (!fit) continue;
-          if (fit.h <= room && (m >= floor || d === 28.5)) return fit.layout;
-          if (d === 28.5 && (!fallback || fit.h < fallback.h)) fallback = fit;
+        if (model.mates.length && (m > mateMax || m < mateMin)) continue;
+        let best = null;
+        for (const layout of model.layouts(d, m)) {
+          const r = model.measure(layout);
+          if (r.wide) continue;
+          if (!best || r.bottom < best.bottom - 0.5) best = {...r, layout};
         }
+        if (best) choices.push({...best, small: m < floor, d, m});
       }
     }
-    return fallback ? fallback.layout : {die: 28.5, mate: floor, limit: 0, mateLimit: 0};
+    const fitting = choices.filter((c) => c.bottom <= model.room && (!c.small || c.d === 28.5));
+    const ordered = [...fitting, ...choices.filter((c) => !fitting.includes(c)).sort((a, b) => a.bottom - b.bottom)];
+    // drawn and measured: the first the page agrees with
+    for (const c of ordered.slice(0, 6)) {
+      this.el.style.setProperty('--die', `${c.layout.die}px`);
+      this.el.style.setProperty('--die-mate', `${c.layout.mate}px`);
+      table.pack(c.layout);
+      if (model.drawnFits()) return c.layout;
+    }
+    return ordered.length ? ordered[0].layout : {die: 28.5, mate: floor, limit: 0, mateLimit: 0};
   }
 
   /** The layout of a phone: see fit. */
@@ -707,3 +643,129 @@ export class PlayView {
   }
 }
 
+/**
+ * A model of the desktop table for PlayView.fitDesktop: the band under the roll holds one's own
+ * cards, the row and the teammates' hands, each a panel around a packed strip of cards (Table.pack),
+ * laid out by the band's flex wrap (side by side where they fit) or split (one's own cards over the
+ * team's, the row beside them). Sizes of cards come from their pictures; the panels' frames and
+ * heads are measured once, here.
+ */
+function desktopModel(col, tableEl) {
+  const band = tableEl.querySelector('.band');
+  const colTop = col.getBoundingClientRect().top - col.scrollTop;
+  band.classList.remove('split');
+  band.querySelector('.band-left').style.width = '';
+  const px = (v) => parseFloat(v) || 0;
+  // a head's own width (its words and tags on one line), not the width its panel gives it now
+  const heads = [...band.querySelectorAll('.hand-head, .middle-head')];
+  for (const head of heads) head.style.width = 'max-content';
+  const headWidth = new Map(heads.map((head) => [head, head.getBoundingClientRect().width]));
+  for (const head of heads) head.style.width = '';
+  const panel = (el, kind) => {
+    if (!el) return null;
+    const cs = getComputedStyle(el);
+    const cards = el.querySelector('.cards');
+    const r = el.getBoundingClientRect();
+    const c = cards.getBoundingClientRect();
+    const head = el.querySelector('.hand-head, .middle-head');
+    return {kind, el, items: packItems(cards),
+      padW: px(cs.paddingLeft) + px(cs.paddingRight) + px(cs.borderLeftWidth) + px(cs.borderRightWidth),
+      above: c.top - r.top, below: r.bottom - c.bottom,
+      headW: head ? headWidth.get(head) : 0, choosing: !cards.dataset.pack};
+  };
+  const own = panel(band.querySelector('.hands.own .hand'), 'own');
+  const middle = panel(band.querySelector('.middle'), 'row');
+  const mates = [...band.querySelectorAll('.hands.others .hand')].map((el) => panel(el, 'mate'));
+  const gap = px(getComputedStyle(band).columnGap);
+  const matesGap = mates.length ? px(getComputedStyle(band.querySelector('.hands.others')).columnGap) : 0;
+  const B = band.clientWidth;
+  const bandTop = band.getBoundingClientRect().top - colTop;
+  const room = col.clientHeight - 4;
+  const tallest = (p, die, mate) => Math.max(0, ...p.items.map((el) => itemSize(el, die, mate)[1]));
+
+  // a panel at a layout: its strip packed, then its width (head or cards) and height
+  const sized = (p, layout) => {
+    const mate = p.kind === 'mate';
+    const die = mate ? layout.mate : layout.die;
+    const limit = mate ? layout.mateLimit : p.kind === 'row' ? layout.rowLimit || layout.limit : layout.limit;
+    const strip = p.choosing ? {width: p.el.querySelector('.cards').scrollWidth, height: p.el.querySelector('.cards').scrollHeight}
+      : packColumns(p.items.map((el) => itemSize(el, die, mate)), limit || 0, mate ? PACK_GAP_MATE : PACK_GAP);
+    return {w: p.padW + Math.max(p.headW, strip.width), strip: p.padW + strip.width, h: p.above + strip.height + p.below};
+  };
+  // items of a flex wrap, in lines no wider than `width`: the height of it all, and whether one is too wide
+  const wrapped = (boxes, width, between) => {
+    let h = 0;
+    let wide = false;
+    let line = null;
+    for (const b of boxes) {
+      if (b.strip > width + 1) wide = true;
+      if (line && line.w + between + b.w <= width + 0.5) {
+        line.w += between + b.w;
+        line.h = Math.max(line.h, b.h);
+      } else {
+        if (line) h += line.h + between;
+        line = {w: Math.min(b.w, width), h: b.h};
+      }
+    }
+    return {h: line ? h + line.h : 0, wide};
+  };
+
+  return {
+    room,
+    mates,
+    /** The layouts worth trying at slot sizes d and m. */
+    layouts(d, m) {
+      const out = [];
+      const t = Math.max(own ? tallest(own, d, false) : 0, tallest(middle, d, false));
+      const tm = Math.max(0, ...mates.map((p) => tallest(p, m, true)));
+      for (const k of [1, 1.15, 1.3, 1.5, 1.75, 2, 2.5, 3]) {
+        for (const km of mates.length ? [1, 1.5] : [1]) out.push({die: d, mate: m, limit: t * k, mateLimit: tm * km});
+      }
+      if (mates.length && own) {
+        // the left column as wide as one's own cards, or wide enough for 2, 3... teammates a row
+        const to = tallest(own, d, false);
+        for (const k of [1, 1.3, 1.75]) {
+          for (let across = 1; across <= mates.length; across++) {
+            out.push({die: d, mate: m, limit: to * k, mateLimit: tm, split: true, across});
+          }
+        }
+      }
+      return out;
+    },
+    /** Where the table would end (px from the column's top) and whether a strip would stick out. */
+    measure(layout) {
+      const hands = mates.map((p) => sized(p, layout));
+      if (layout.split) {
+        const o = sized(own, layout);
+        const row = hands.slice(0, layout.across || 1);
+        const across = row.reduce((a, x) => a + x.w, 0) + matesGap * (row.length - 1);
+        const leftWidth = Math.ceil(Math.max(o.w, across, ...hands.map((x) => x.w))) + 1;
+        const team = wrapped(hands, leftWidth, matesGap);
+        const midWidth = B - leftWidth - gap;
+        layout.leftWidth = leftWidth;
+        layout.rowLimit = room - bandTop - middle.above - middle.below - 2;
+        const mid = sized(middle, layout);
+        const left = o.h + gap + team.h;
+        return {bottom: bandTop + Math.max(left, mid.h), wide: team.wide || mid.strip > midWidth + 1 || midWidth < 160};
+      }
+      const boxes = [];
+      if (own) boxes.push(sized(own, layout));
+      boxes.push(sized(middle, layout));
+      let team = null;
+      if (hands.length) {
+        const w = hands.reduce((a, x) => a + x.w, 0) + matesGap * (hands.length - 1);
+        const inside = wrapped(hands, Math.min(w, B), matesGap);
+        team = {w, strip: Math.max(...hands.map((x) => x.strip)), h: inside.h, wide: inside.wide};
+        boxes.push(team);
+      }
+      const all = wrapped(boxes, B, gap);
+      return {bottom: bandTop + all.h, wide: all.wide || Boolean(team && team.wide)};
+    },
+    /** Does the page, as drawn now, keep every card inside the band and the band inside the room? */
+    drawnFits() {
+      const right = band.getBoundingClientRect().right;
+      const out = [...band.querySelectorAll('.pack-col, .choice')].some((c) => c.getBoundingClientRect().right > right + 1);
+      return !out && band.getBoundingClientRect().bottom - colTop <= room + 1;
+    },
+  };
+}

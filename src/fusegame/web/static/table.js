@@ -153,7 +153,8 @@ export class Table {
    * {die, mate}: the slot sizes in px of one's own and the row's cards, and of the teammates';
    * {limit, mateLimit, rowLimit}: the columns' height in px of one's own cards, the teammates' and
    * the row's (0: the container's tallest card; the row's defaults to one's own). {split,
-   * leftWidth}: one's own cards over the team's in a column that wide, the row beside them. The
+   * leftWidth}: one's own cards over the team's in a column that wide, the row beside them ({across}:
+   * how many teammates' hands that width was chosen to hold in a row). The
    * heights come from each card's picture, so packing needs no layout pass.
    */
   pack(layout = this.layout) {
@@ -168,34 +169,11 @@ export class Table {
       const kind = cards.dataset.pack;
       const mate = kind === 'mate';
       const die = mate ? layout.mate : layout.die;
-      const items = [...cards.children].flatMap((c) => (c.classList.contains('pack-col') ? [...c.children] : [c]));
+      const items = packItems(cards);
       const sizes = items.map((el) => itemSize(el, die, mate));
       const asked = mate ? layout.mateLimit : kind === 'row' ? layout.rowLimit || layout.limit : layout.limit;
-      const limit = Math.max(asked || 0, ...sizes.map(([, ih]) => ih));
-      const gap = mate ? PACK_GAP_MATE : PACK_GAP;
-      // the tallest first, then each card where it widens the strip least: under a card as wide or
-      // wider, else in a column of its own (the order depends on the cards alone, never on a frame)
-      const order = items.map((el, i) => i).sort((a, b) => sizes[b][1] - sizes[a][1] || a - b);
-      const cols = []; // {items, w, h}
-      order.forEach((i) => {
-        const el = items[i];
-        const [iw, ih] = sizes[i];
-        let best = null;
-        let cost = iw;
-        for (const col of cols) {
-          if (col.h + gap + ih > limit + 0.5) continue;
-          const more = Math.max(0, iw - col.w);
-          if (more < cost - 0.5) {
-            best = col;
-            cost = more;
-          }
-        }
-        if (best) {
-          best.items.push(el);
-          best.w = Math.max(best.w, iw);
-          best.h += gap + ih;
-        } else cols.push({items: [el], w: iw, h: ih});
-      });
+      const cols = packColumns(sizes, asked || 0, mate ? PACK_GAP_MATE : PACK_GAP).cols
+        .map((col) => ({items: col.items.map((i) => items[i])}));
       const same = cards.children.length === cols.length && cols.every(({items: col}, i) => {
         const c = cards.children[i];
         return c.classList.contains('pack-col') && c.children.length === col.length && col.every((el, j) => c.children[j] === el);
@@ -1052,13 +1030,50 @@ export {swatch};
 
 //: the gaps between packed cards (CSS: .pack-col), and the height of a teammate's card name and of
 //: a Countdown stack's label, each with its gap (CSS: .mate-name, .stack-label)
-const PACK_GAP = 8;
-const PACK_GAP_MATE = 6;
+export const PACK_GAP = 8;
+export const PACK_GAP_MATE = 6;
 const MATE_NAME_H = 15;
 const STACK_LABEL_H = 20;
 
+/** The cards (or Countdown stacks) of a packed strip, in their own order, whatever columns hold them. */
+export function packItems(cards) {
+  return [...cards.children].flatMap((c) => (c.classList.contains('pack-col') ? [...c.children] : [c]));
+}
+
+/**
+ * Columns for items of sizes [[w, h], ...], none taller than `limit` (at least the tallest item):
+ * the tallest first, then each item where it widens the strip least, under an item as wide or
+ * wider, else in a column of its own. The order depends on the sizes alone, never on a frame.
+ * Returns {cols: [{items: [index...], w, h}], width, height}: what the strip measures.
+ */
+export function packColumns(sizes, limit, gap) {
+  const top = Math.max(limit, ...sizes.map(([, ih]) => ih));
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[b][1] - sizes[a][1] || a - b);
+  const cols = [];
+  for (const i of order) {
+    const [iw, ih] = sizes[i];
+    let best = null;
+    let cost = iw;
+    for (const col of cols) {
+      if (col.h + gap + ih > top + 0.5) continue;
+      const more = Math.max(0, iw - col.w);
+      if (more < cost - 0.5) {
+        best = col;
+        cost = more;
+      }
+    }
+    if (best) {
+      best.items.push(i);
+      best.w = Math.max(best.w, iw);
+      best.h += gap + ih;
+    } else cols.push({items: [i], w: iw, h: ih});
+  }
+  const width = cols.reduce((a, c) => a + c.w, 0) + gap * Math.max(0, cols.length - 1);
+  return {cols, width, height: Math.max(0, ...cols.map((c) => c.h))};
+}
+
 /** [width, height] in px of a packed item (a card, or a Countdown stack with its label) at slot size `die`. */
-function itemSize(el, die, mate) {
+export function itemSize(el, die, mate) {
   const wrap = el.classList.contains('card-wrap') ? el : el.querySelector('.card-wrap');
   if (!wrap || !Number(wrap.dataset.h) || !Number(wrap.dataset.s)) return [el.offsetWidth || 0, el.offsetHeight || 0];
   const scale = die / Number(wrap.dataset.s);
