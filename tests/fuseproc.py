@@ -25,9 +25,10 @@ class FuseServer:
     it. The port stays the same across restarts, as a deployed server's does."""
 
     def __init__(self, db_url: str, workdir: Path, port: int | None = None,
-                 args: tuple[str, ...] = ()) -> None:
+                 args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
         self.args = args
+        self.env = env or {}  # over the test's own environment (FORWARDED_ALLOW_IPS, ...)
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -42,7 +43,7 @@ class FuseServer:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fusegame.cli", "serve", "--port", str(self.port), "--db", self.db_url,
              *self.args],
-            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         log.close()
         deadline = started + timeout
         while True:

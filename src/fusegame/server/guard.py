@@ -19,19 +19,35 @@ chat       chat lines and quick signals            60 in any 10 seconds
 
 Once an address has used up its misses, every look-up from it is refused until the window moves
 on, so that a refusal never tells a guesser that a code exists.
+
+On several processes the counts live on Redis. A Redis that is down or frozen must not stop the
+games: each call to it has a short deadline (``REDIS_DEADLINE_S``), and once one fails the process
+counts in its own memory for ``REDIS_PAUSE_S`` before it asks Redis again (the limits fail to a
+local count, never open to a flood, and never hold the event loop for longer than the deadline).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse_many
+from limits.errors import StorageError
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+
+log = logging.getLogger("fusegame.server")
+T = TypeVar("T")
+
+#: How long one call to a shared (Redis) count may take, in seconds, before it counts as failed.
+REDIS_DEADLINE_S = 0.25
+#: After a failed call, how long the process counts in its own memory before it tries Redis again.
+REDIS_PAUSE_S = 5.0
 
 RATE_LIMITS: dict[str, str] = {
     "create": "20/minute;200/hour",
@@ -69,32 +85,61 @@ class Rates:
         self.enabled = limits is not None
         self._items: dict[str, list[RateLimitItem]] = {
             kind: parse_many(text) for kind, text in (limits or {}).items()}
-        storage = storage_from_string(storage_uri) if storage_uri and self.enabled else MemoryStorage()
-        self._limiter = MovingWindowRateLimiter(storage)
+        self._local = MovingWindowRateLimiter(MemoryStorage())
+        self._shared: MovingWindowRateLimiter | None = None
+        if storage_uri and self.enabled:
+            storage = storage_from_string(storage_uri, wrap_exceptions=True, socket_timeout=REDIS_DEADLINE_S,
+                                          socket_connect_timeout=REDIS_DEADLINE_S)
+            self._shared = MovingWindowRateLimiter(storage)
+        self._paused_until = 0.0  # monotonic time until which the shared count is not asked
+
+    @property
+    def shared(self) -> bool:
+        """Are the counts on Redis now (False while the process counts on its own after a failure)?"""
+        return self._shared is not None and time.monotonic() >= self._paused_until
+
+    def _counted(self, run: Callable[[MovingWindowRateLimiter], T]) -> T:
+        """``run`` on the shared count, or on this process's own while Redis is away."""
+        if self._shared is not None and self.shared:
+            try:
+                return run(self._shared)
+            except (StorageError, OSError) as e:
+                self._paused_until = time.monotonic() + REDIS_PAUSE_S
+                log.warning("rate limits: Redis did not answer (%s); counting in this process for %.0f s",
+                            type(e).__name__, REDIS_PAUSE_S)
+        return run(self._local)
 
     def hit(self, kind: str, key: str) -> float | None:
         """Count one ``kind`` for ``key``: None when allowed, else the seconds to wait."""
         items = self._items.get(kind)
         if not items:
             return None
-        # test every window first, so that a refusal by one does not use up another
-        wait = self.wait(kind, key)
-        if wait is not None:
-            return wait
-        for item in items:
-            if not self._limiter.hit(item, kind, key):
-                return self._wait_for(item, kind, key)
-        return None
+
+        def run(limiter: MovingWindowRateLimiter) -> float | None:
+            # test every window first, so that a refusal by one does not use up another
+            wait = self._wait(limiter, kind, key)
+            if wait is not None:
+                return wait
+            for item in items:
+                if not limiter.hit(item, kind, key):
+                    return self._wait_for(limiter, item, kind, key)
+            return None
+
+        return self._counted(run)
 
     def wait(self, kind: str, key: str) -> float | None:
         """Without counting: None when one more ``kind`` would be allowed, else the seconds to wait."""
+        return self._counted(lambda limiter: self._wait(limiter, kind, key))
+
+    def _wait(self, limiter: MovingWindowRateLimiter, kind: str, key: str) -> float | None:
         for item in self._items.get(kind, ()):
-            if not self._limiter.test(item, kind, key):
-                return self._wait_for(item, kind, key)
+            if not limiter.test(item, kind, key):
+                return self._wait_for(limiter, item, kind, key)
         return None
 
-    def _wait_for(self, item: RateLimitItem, kind: str, key: str) -> float:
-        reset = self._limiter.get_window_stats(item, kind, key).reset_time
+    @staticmethod
+    def _wait_for(limiter: MovingWindowRateLimiter, item: RateLimitItem, kind: str, key: str) -> float:
+        reset = limiter.get_window_stats(item, kind, key).reset_time
         return max(1.0, float(math.ceil(reset - time.time())))
 
 
