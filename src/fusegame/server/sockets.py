@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import deque
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Protocol
 
@@ -27,8 +28,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("fusegame.server")
 
-#: A socket whose queue grows past this is too slow to follow the game: it is closed.
+#: A socket whose queue grows past this many frames, or bytes, is too slow to follow the game: its
+#: queue is dropped and it is closed (a reader that never reads is also closed by the keepalive pings).
 MAX_QUEUED = 2000
+MAX_QUEUED_BYTES = 1 << 20
+#: Past this many queued bytes a socket is behind: a new state frame replaces the state frames still
+#: waiting (a slow reader only needs the newest table; the log lines of the ones dropped are lost).
+COALESCE_BYTES = 64 << 10
+_STATE = '{"type":"state"'
 #: Close codes: the server failed to write to the socket, or the browser could not keep up; the page
 #: reconnects after either and gets the current state.
 CLOSE_FAILED = 1011
@@ -85,17 +92,41 @@ class SocketClient:
         self.address = address
         self.rates = rates
         #: frames to write; None closes the socket as too slow, a number closes it with that code
-        self.queue: asyncio.Queue[str | int | None] = asyncio.Queue()
+        self.queue: deque[str | int | None] = deque()
+        self.queued_bytes = 0
+        self._wake = asyncio.Event()
         self.closed = False
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() > MAX_QUEUED:
+        if self.queued_bytes > COALESCE_BYTES and text.startswith(_STATE):
+            # behind: the state frames still waiting are replaced by this newer one
+            kept = [f for f in self.queue if not (isinstance(f, str) and f.startswith(_STATE))]
+            self.queue = deque(kept)
+            self.queued_bytes = sum(len(f) for f in kept if isinstance(f, str))
+        if len(self.queue) >= MAX_QUEUED or self.queued_bytes + len(text) > MAX_QUEUED_BYTES:
+            # too slow even so: what it has not read is dropped, and the socket closed
             self.closed = True
-            self.queue.put_nowait(None)
+            self.queue.clear()
+            self.queued_bytes = 0
+            self._put(None)
             return
-        self.queue.put_nowait(text)
+        self.queued_bytes += len(text)
+        self._put(text)
+
+    def _put(self, item: str | int | None) -> None:
+        self.queue.append(item)
+        self._wake.set()
+
+    async def _next(self) -> str | int | None:
+        while not self.queue:
+            self._wake.clear()
+            await self._wake.wait()
+        item = self.queue.popleft()
+        if isinstance(item, str):
+            self.queued_bytes -= len(item)
+        return item
 
     async def incoming(self) -> AsyncIterator[str]:
         """The text of each frame the socket sends, until it closes (or this side closes it)."""
@@ -118,7 +149,7 @@ class SocketClient:
         """Close the socket with ``code`` once the frames queued before are written."""
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait(code)
+            self._put(code)
 
     def receive(self, room: Room, text: str) -> None:
         """One frame from this socket, through the door to ``room``."""
@@ -129,7 +160,7 @@ class SocketClient:
         ends this socket only."""
         try:
             while True:
-                text = await self.queue.get()
+                text = await self._next()
                 if text is None:
                     await self.ws.close(code=CLOSE_TOO_SLOW, reason="too slow")
                     return
