@@ -107,6 +107,14 @@ def test_a_loss_scores_no_time_bonus_and_a_given_bonus_must_match_the_clock(clie
     assert short["official"] is False  # another length than the rulebook's ten minutes
 
 
+def test_a_table_game_s_names_are_cleaned_as_the_table_s_are(client: TestClient) -> None:
+    names = ["\u202eAna", "Bo\u0000b", "\u200bCy", "Di \U0001F468\u200d\U0001F469"]
+    entry = save(client, won=True, time_left_ms=200_000, options={"players": 4, "game": "fuse"},
+                 names=names).json()["entry"]
+    # no bidi override, control or invisible character is kept; an emoji's joiner is
+    assert entry["names"] == ["Ana", "Bo b", "Cy", "Di \U0001F468\u200d\U0001F469"]
+
+
 @pytest.mark.parametrize("body,says", [
     ({"won": True, "bombs": {"1": -1}}, "bombs.1"),
     ({"won": True, "fuse_cards": -2}, "fuse_cards"),
@@ -119,6 +127,9 @@ def test_a_loss_scores_no_time_bonus_and_a_given_bonus_must_match_the_clock(clie
     ({"won": False, "time_bonus": 3}, "time_bonus: a lost game has no time bonus"),
     ({"won": True, "time_left_ms": 123_000, "time_bonus": 30}, "time_bonus"),
     ({"won": True, "time_left_ms": 700_000}, "time_left_ms"),
+    ({"won": True, "time_left_ms": 600_000}, "at least 60 s of the clock"),
+    ({"won": True, "time_bonus": 60}, "at least 60 s of the clock"),
+    ({"won": True, "names": ["Ana", "\u200b\u2060", "Cy", "Di"]}, "names.1"),
     ({"won": True, "reason": "time-up"}, "reason"),
     ({"won": True, "names": ["Ana"]}, "names: 4 players, 1 names"),
     ({"won": True, "names": ["Ana", " ", "Cy", "Di"]}, "names.1"),
@@ -142,7 +153,7 @@ def test_table_games_sit_beside_digital_ones_but_never_among_their_best(client: 
         digital = store.save_game(entry_from_state(final_state(result.record), result.record, ["Ann"], 0,
                                                    played_by=[PERSON], seeded=False))
     assert client.get(f"/api/log/{digital}").json()["ranked"] is True
-    table = save(client, won=True, time_left_ms=590_000, bombs={"5": 6, "6": 6}).json()["id"]
+    table = save(client, won=True, time_left_ms=530_000, bombs={"5": 6, "6": 6}).json()["id"]
     both = client.get("/api/log").json()
     assert {g["id"] for g in both["games"]} == {digital, table} and both["total"] == 2
     assert [g["id"] for g in both["best"]] == [digital]  # the digital best scores only

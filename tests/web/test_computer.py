@@ -336,3 +336,17 @@ def test_the_epic_and_integrated_lay_outs_say_which_box_gives_what(server: Serve
         shot(page, f"computer-boxes-{lang}")
     finally:
         ctx.close()
+
+
+def test_a_refused_score_is_told_in_the_page_s_words(server: Server, ctx: BrowserContext) -> None:
+    # "Bombs defused!" ten seconds in: no team defuses a deck that fast, and the Log refuses it; the
+    # page says why in its own words, never the server's line ("time_left_ms: ...")
+    page = clocked_computer(server, ctx)
+    page.get_by_test_id("clock-start").click()
+    page.clock.fast_forward(10_000)
+    page.get_by_test_id("clock-defused").click()
+    page.get_by_test_id("to-score").click()
+    page.get_by_test_id("score-save").click()
+    error = page.get_by_test_id("save-error")
+    expect(error).to_contain_text("Not saved: the time left is not one a game can end with")
+    expect(error).not_to_contain_text("time_left_ms")

@@ -20,9 +20,13 @@ from fusegame.rules.outcome import Termination, score
 from fusegame.rules.tabletop import TableSetup, table_setup
 from fusegame.server.options import OptionError, parse_options
 from fusegame.server.storage import LogEntry, LogScore
+from fusegame.server.wire import clean_text
 
 #: The longest clock a table game may say it ran (minutes are chosen on the page: 1 to 60).
 MAX_TIME_LIMIT_S = 3600
+#: A won game used at least this much of its clock: no team defuses a deck in less (a win with
+#: the whole ten minutes left is a mistyped or a made-up score).
+MIN_WON_MS = 60_000
 Count = Annotated[StrictInt, Field(ge=0, le=10_000)]
 
 
@@ -147,6 +151,9 @@ def table_entry(data: Any, *, now: datetime | None = None) -> LogEntry:
         elif body.won and body.time_bonus != time_left // 10_000:
             raise TableGameError(f"time_bonus: {time_left // 1000} s left gives {time_left // 10_000}, "
                                  f"not {body.time_bonus}")
+    if body.won and time_left is not None and time_left > limit_ms - MIN_WON_MS:
+        raise TableGameError(f"time_left_ms: a won game takes at least {MIN_WON_MS // 1000} s of the clock, "
+                             f"so at most {(limit_ms - MIN_WON_MS) // 1000} s are left")
     if reason is Termination.TIME_UP:
         time_left = 0
     result = score(body.won, time_left, points, body.fuse_cards, body.sparks)
@@ -164,7 +171,8 @@ def _names(names: list[str] | None, players: int) -> list[str]:
         return [f"Player {i + 1}" for i in range(players)]
     if len(names) != players:
         raise TableGameError(f"names: {players} players, {len(names)} names")
-    clean = [n.strip() for n in names]
+    # cleaned as every name at the table is (no control, bidi-override or invisible characters)
+    clean = [clean_text(n) for n in names]
     for i, n in enumerate(clean):
         if not 1 <= len(n) <= 40:
             raise TableGameError(f"names.{i}: a name is 1 to 40 characters")

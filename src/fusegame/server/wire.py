@@ -41,9 +41,11 @@ MAX_OFFSET = 2**31 - 1
 #: A seat token is ``secrets.token_urlsafe(16)``: 22 characters of this alphabet.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
-# control characters, and the bidirectional embeddings, overrides and isolates that would let a
-# name or a line of chat turn the text after it around on everyone's screen
-_DROP = re.compile("[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]")
+# control characters, the bidirectional embeddings, overrides and isolates that would let a name
+# or a line of chat turn the text after it around on everyone's screen, and the invisible spaces
+# (zero width space, word joiner, byte order mark) that make a name look empty or like another's;
+# the zero width joiner stays, emoji are made with it
+_DROP = re.compile("[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff]")
 
 
 class WireError(ValueError):

@@ -740,10 +740,22 @@ export class TableComputerPage {
       this.save();
       toast(t('comp.savedToast'), 'ok');
     } catch (e) {
-      this.saveError = `${t('comp.saveFailed')} ${e.message}`;
+      this.saveError = `${t('comp.saveFailed')} ${saveRefusal(e)}`;
     }
     this.saving = false;
     this.render();
     this.focusControl(this.s.stage === 'saved' ? 'saved-link' : 'score-save');
   }
+}
+
+/**
+ * Why the BDT Log refused a score counted at the table, in the page's words: the server's line
+ * names the field at fault first ("time_left_ms: ..."); a busy or away server says so as everywhere.
+ */
+function saveRefusal(e) {
+  if (e.reason === 'rate_limited' || e.status === 503 || e.status === 429) return refusalWords(e);
+  const field = String(e.message || '').split(/[:.]/)[0].trim();
+  const key = {time_left_ms: 'time', time_bonus: 'time', names: 'names', bombs: 'bombs', fuse_cards: 'fuses',
+    sparks: 'sparks', reason: 'result'}[field];
+  return t(`comp.saveBad.${key || 'other'}`);
 }
