@@ -249,7 +249,9 @@ def test_a_rolling_restart_of_every_process_interrupts_no_game(
     assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)  # never a step back
     assert len(ana.welcomes) >= 3 and {w["seat"] for w in ana.welcomes} == {0}
     entry = httpx.get(f"{a.base}/api/log/{over_a['log_id']}").json()
-    assert entry["played_by"] == ["person", "person"] and entry["ranked"] is True
+    # people in both seats through both restarts, and a deal nobody chose (the game plays at a
+    # script's pace at the end, so it is not ranked: that is the pace rule's business, not this test's)
+    assert entry["played_by"] == ["person", "person"] and entry["bots"] == 0 and entry["seeded"] is False
 
 
 def test_redis_restarted_under_a_game_the_service_recovers(

@@ -200,7 +200,7 @@ def restart_and_finish(tmp_path: Path, stop: str) -> None:
         assert over is not None and over["log_id"] is not None
         entry = httpx.get(f"{server.base}/api/log/{over['log_id']}").json()
         assert entry["names"] == ["Ana", "Bo"] and entry["played_by"] == ["person", "person"]
-        assert entry["ranked"] and entry["bots"] == 0
+        assert entry["bots"] == 0 and entry["seeded"] is False and entry["official"]
         assert entry["score"]["total"] == over["outcome"]["score"]["total"]
         # the logged record holds the game whole: replayed, it passes through the table the players
         # saw before the server went away, and ends as the game did

@@ -1,9 +1,10 @@
 """Honest scores: the BDT Log says who played each seat (a person, a bot, or a person and then a
 bot), marks chosen deals and untimed play, and ranks among the best only the games that people
-played from start to end, timed and dealt at random."""
+played from start to end, timed and dealt at random, without hints and at a person's pace."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,8 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fusegame import GameConfig
+from fusegame.record import GameRecord, final_state
 from fusegame.server.app import create_app
 from fusegame.server.options import RoomOptions
+from fusegame.server.storage import PERSON, entry_from_state
+from fusegame.sim import get_policy, play_game
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -81,7 +85,8 @@ def test_a_chosen_deal_handed_to_the_bot_is_marked_and_never_among_the_best(clie
     assert client.get("/api/log?seeded=true").json()["games"][0]["id"] == entry["id"]
 
 
-def test_a_game_a_person_played_whole_is_ranked_and_tops_the_best(client: TestClient) -> None:
+def test_a_game_a_script_plays_at_once_is_not_ranked_whoever_it_claims_to_be(client: TestClient) -> None:
+    # every move sent the moment it may be, "as a person": a whole solo game in about a second
     code = room(client, players=1)
     token = join(client, code, "Ana")
     with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
@@ -89,8 +94,9 @@ def test_a_game_a_person_played_whole_is_ranked_and_tops_the_best(client: TestCl
         over = play_to_the_end(ws, 0)
     entry = logged(client, over["log_id"])
     assert entry["played_by"] == ["person"] and entry["bots"] == 0
-    assert entry["seeded"] is False and entry["official"] and entry["ranked"]
-    # a bot's game, however high it scores, stays out of the best
+    assert entry["seeded"] is False and entry["official"]
+    assert entry["ranked"] is False  # no person places a die in less than a second, die after die
+    # a bot's game stays out of the best too
     code = room(client, players=1)
     token = join(client, code, "Bo")
     with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
@@ -98,9 +104,28 @@ def test_a_game_a_person_played_whole_is_ranked_and_tops_the_best(client: TestCl
         ws.send_json({"type": "bot", "seat": 0, "on": True})
         next(m for m in iter(ws.receive_json, None) if m["type"] == "over")
     log = client.get("/api/log").json()
-    assert log["total"] == 2 and [b["id"] for b in log["best"]] == [entry["id"]]
-    assert [g["id"] for g in client.get("/api/log?ranked=true").json()["games"]] == [entry["id"]]
+    assert log["total"] == 2 and log["best"] == []
+    assert client.get("/api/log?ranked=true").json()["games"] == []
     assert client.get("/api/log?bots=true").json()["games"][0]["names"] == ["Bo"]
+
+
+def test_ranked_means_people_in_every_seat_at_a_person_s_pace_without_hints() -> None:
+    # a solo game recorded at a table's pace (the simulator's: seconds a die)
+    result = play_game(GameConfig(players=1), 5, get_policy("greedy"), record=True)
+    assert result.record is not None
+    state = final_state(result.record)
+    person = {"played_by": [PERSON], "seeded": False}
+    assert entry_from_state(state, result.record, ["Ann"], 0, {}, **person).ranked  # type: ignore[arg-type]
+    # the same game in a room that gave hints: not ranked
+    assert not entry_from_state(state, result.record, ["Ann"], 0, {"hints": True},
+                                **person).ranked  # type: ignore[arg-type]
+    # the very same moves, sent a hundred times faster: a script's pace, not a person's
+    rec = result.record.to_dict()
+    faster = [re.sub(r"@(\d+)$", lambda m: f"@{int(m.group(1)) // 100}", a) for a in rec["actions"]]
+    fast = {**rec, "outcome": None, "actions": faster}
+    quick = final_state(GameRecord.from_dict(fast))
+    assert quick.outcome is not None and quick.outcome.won and quick.outcome.official
+    assert not entry_from_state(quick, fast, ["Ann"], 0, {}, **person).ranked  # type: ignore[arg-type]
 
 
 def test_a_bot_in_a_seat_from_the_lobby_marks_the_game(client: TestClient) -> None:

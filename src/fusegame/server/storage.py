@@ -168,8 +168,9 @@ def entry_from_state(state: GameState, record: GameRecord | Mapping[str, Any] | 
 
     ``official`` is the engine's verdict (``Outcome.official``): untimed practice and games of
     another length do not count as official. The game is ranked only when it is official, ``seeded``
-    is false, no seat had a bot (``bots`` is 0) and ``played_by`` says a person played every seat;
-    a caller that does not know who played or how the deal was made leaves the game unranked.
+    is false, no seat had a bot (``bots`` is 0), ``played_by`` says a person played every seat, the
+    room gave no hints (``options``) and the game went at a person's pace (``MIN_MS_PER_DIE``); a
+    caller that does not know who played or how the deal was made leaves the game unranked.
     Raises ``ValueError`` when the game is not over.
     """
     outcome = state.outcome
@@ -182,7 +183,8 @@ def entry_from_state(state: GameState, record: GameRecord | Mapping[str, Any] | 
         rec = dict(record) if record is not None else None
     seats = list(played_by) if played_by is not None else None
     ranked = (outcome.official and seeded is False and bots == 0 and seats is not None
-              and len(seats) == cfg.players and all(p == PERSON for p in seats))
+              and len(seats) == cfg.players and all(p == PERSON for p in seats)
+              and not (options or {}).get("hints") and _at_a_person_s_pace(state, rec))
     return LogEntry(
         finished_at=finished_at if finished_at is not None else datetime.now(UTC),
         game=cfg.game.value, title=game_title(cfg), players=cfg.players, names=list(names), bots=bots,
@@ -190,6 +192,22 @@ def entry_from_state(state: GameState, record: GameRecord | Mapping[str, Any] | 
         reason=outcome.reason.value, time_left_ms=outcome.time_left_ms,
         score=LogScore.from_score(outcome.score), official=outcome.official, record=rec, played_by=seats,
         seeded=seeded, ranked=ranked)
+
+
+#: A ranked game was played at a person's pace: at least this much of its clock per die placed. A
+#: script that plays "as a person" at once (0.6 s for a whole solo game) is not; a table of people,
+#: who take seconds a die, always is.
+MIN_MS_PER_DIE = 1000
+
+
+def _at_a_person_s_pace(state: GameState, rec: Mapping[str, Any] | None) -> bool:
+    """Did the game use at least ``MIN_MS_PER_DIE`` of its clock for each die placed?"""
+    outcome, limit = state.outcome, state.config.time_limit
+    if rec is None or outcome is None or limit is None:
+        return False
+    placed = sum(1 for a in rec.get("actions", ()) if " place " in f" {a} ")
+    used = limit * 1000 - (outcome.time_left_ms or 0)
+    return used >= MIN_MS_PER_DIE * placed
 
 
 def _utc(dt: datetime) -> datetime:

@@ -339,8 +339,8 @@ const en = {
   'log.seeded': 'chosen deal',
   'log.thenBot': 'then a bot',
   'log.aBot': 'a bot',
-  'log.noneRanked': 'No ranked game yet: a ranked game is timed, dealt at random, and played by people in every seat from start to end.',
-  'log.bestNote': 'Ranked games only: timed, dealt at random, every seat played by a person from start to end.',
+  'log.noneRanked': 'No ranked game yet: a ranked game is timed, dealt at random, and played by people in every seat from start to end, without hints and at a person’s pace.',
+  'log.bestNote': 'Ranked games only: timed, dealt at random, every seat played by a person from start to end, without hints, at a person’s pace (at least a second of the clock for each die placed).',
 
   'replay.title': 'Replay',
   'replay.back': 'Back to the BDT Log',
@@ -1032,8 +1032,8 @@ const es = {
   'log.seeded': 'reparto elegido',
   'log.thenBot': 'luego un bot',
   'log.aBot': 'un bot',
-  'log.noneRanked': 'Aún no hay partidas puntuables: una partida puntuable tiene tiempo, se reparte al azar y la juegan personas en todos los puestos de principio a fin.',
-  'log.bestNote': 'Solo partidas puntuables: con tiempo, repartidas al azar y con una persona en cada puesto de principio a fin.',
+  'log.noneRanked': 'Aún no hay partidas puntuables: una partida puntuable tiene tiempo, se reparte al azar y la juegan personas en todos los puestos de principio a fin, sin pistas y a ritmo de persona.',
+  'log.bestNote': 'Solo partidas puntuables: con tiempo, repartidas al azar, con una persona en cada puesto de principio a fin, sin pistas y a ritmo de persona (al menos un segundo del reloj por cada dado colocado).',
 
   'replay.title': 'Repetición',
   'replay.back': 'Volver al Registro BDT',
