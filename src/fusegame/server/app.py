@@ -40,7 +40,7 @@ from fusegame.server.options import OptionError, option_choices, parse_options
 from fusegame.server.replays import Replay, ReplayCache
 from fusegame.server.room import Room, RoomError
 from fusegame.server.sockets import SocketClient, rate_limited
-from fusegame.server.storage import Storage, StorageError, default_url
+from fusegame.server.storage import Storage, StorageError, StorageUnavailable, default_url
 from fusegame.server.tablegames import TableGameError, setup_for, table_entry
 from fusegame.server.tutorial import Tutorial
 
@@ -207,6 +207,14 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     @app.exception_handler(Unavailable)
     async def unavailable(request: Request, exc: Unavailable) -> JSONResponse:
         return JSONResponse(exc.to_dict(), status_code=503, headers={"Retry-After": "2"})
+
+    @app.exception_handler(StorageUnavailable)
+    async def log_away(request: Request, exc: StorageUnavailable) -> JSONResponse:
+        # the database is away for a moment: a 503 that says so, never a bare 500
+        log.warning("the BDT Log's database did not answer: %s", exc)
+        return JSONResponse({"detail": "the BDT Log cannot be reached just now: try again in a moment",
+                             "reason": "unavailable", "params": {}},
+                            status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(RoomOver)
     async def room_over(request: Request, exc: RoomOver) -> JSONResponse:

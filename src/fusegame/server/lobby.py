@@ -46,6 +46,7 @@ from fusegame.server.storage import (
     PERSON,
     Storage,
     StorageError,
+    StorageUnavailable,
     StoredRoom,
     entry_from_state,
 )
@@ -63,6 +64,10 @@ LOBBY_IDLE_S = 30 * 60
 FINISHED_KEEP_S = 10 * 60
 #: How long a stopping server waits for the sockets to send their last frames.
 FLUSH_S = 2.0
+#: A finished game the database could not take is tried again after this long, then twice as long
+#: each time, never longer apart than the most: it stays in memory, and its page says so, until logged.
+STORE_RETRY_FIRST_S = 1.0
+STORE_RETRY_MAX_S = 60.0
 #: The card states each card's memos keep in this process (``fusegame.constraints.set_memo_limit``).
 #: The default suits simulations; here it holds every state a few games visit (as fast in play),
 #: and keeps the memos of all the cards under about 150 MB however long the server runs.
@@ -198,14 +203,24 @@ class Lobby:
                                  sum(1 for p in played if p != PERSON), room.options.to_dict(),
                                  datetime.now(UTC), played_by=played, seeded=room.options.seed is not None)
         log_id: int | None = None
-        try:
-            # the log entry and the end of the room's row are one transaction: a server stopping in
-            # between neither loses the game nor logs it twice (a room still kept is stored when
-            # the server is back)
-            log_id = await asyncio.to_thread(self.storage.finish_room, room.code if room.durable else None,
-                                             entry)
-        except Exception:
-            log.exception("could not store the game of room %s", room.code)
+        wait = STORE_RETRY_FIRST_S
+        while log_id is None:
+            try:
+                # the log entry and the end of the room's row are one transaction: a server stopping
+                # in between neither loses the game nor logs it twice (a room still kept is stored
+                # when the server is back)
+                log_id = await asyncio.to_thread(self.storage.finish_room,
+                                                 room.code if room.durable else None, entry)
+            except StorageUnavailable as e:
+                # the database is away: the game is kept here and tried again, the page told so
+                log.error("room %s: the game could not be logged (%s); trying again in %.0f s",
+                          room.code, e, wait)
+                room.log_waiting(True)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, STORE_RETRY_MAX_S)
+            except Exception:
+                log.exception("could not store the game of room %s", room.code)
+                break
         room.stored(log_id)
         self._stored.add(room.code)
         if room.clients:

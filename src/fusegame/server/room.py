@@ -239,6 +239,8 @@ class Room:
         self.match: Match | None = None
         self.seq = 0
         self.log_id: int | None = None
+        #: the BDT Log could not take the finished game yet: it is tried again (the end screen says so)
+        self.log_waits = False
         self.created = scheduler.now()
         self.finished_at: float | None = None
         if seed is None:
@@ -605,7 +607,8 @@ class Room:
     def _over_frame(self) -> str:
         m = self.match
         assert m is not None and m.state.outcome is not None
-        return dumps({"type": "over", "outcome": m.state.outcome.to_dict(), "log_id": self.log_id})
+        return dumps({"type": "over", "outcome": m.state.outcome.to_dict(), "log_id": self.log_id,
+                      "log_waits": self.log_waits})
 
     def _finish(self) -> None:
         m = self.match
@@ -632,8 +635,15 @@ class Room:
     def stored(self, log_id: int | None) -> None:
         """The finished game is in the BDT Log (``log_id``; None when it could not be stored)."""
         self.log_id = log_id
+        self.log_waits = False
         self.broadcast(self._over_frame())
         self._room_changed()
+
+    def log_waiting(self, waiting: bool) -> None:
+        """The BDT Log's database is away: the game is kept and tried again (the page says so)."""
+        if self.log_waits != waiting:
+            self.log_waits = waiting
+            self.broadcast(self._over_frame())
 
     # ================================================================== stopping and coming back
     def hold(self) -> None:

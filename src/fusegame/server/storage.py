@@ -67,7 +67,7 @@ from fusegame.rules.outcome import Score
 from fusegame.rules.state import GameState
 
 __all__ = ["BOT", "PERSON", "PERSON_THEN_BOT", "LogEntry", "LogScore", "Storage", "StorageError",
-           "StoredRoom", "default_url", "entry_from_state"]
+           "StorageUnavailable", "StoredRoom", "default_url", "entry_from_state"]
 
 #: ids and counts are 32-bit integers in PostgreSQL; a query beyond that range simply matches nothing
 _INT_MAX = 2**31 - 1
@@ -82,6 +82,11 @@ PERSON, BOT, PERSON_THEN_BOT = "person", "bot", "person_then_bot"
 
 class StorageError(ValueError):
     """The log's database cannot be opened, read or written; the message is one readable line."""
+
+
+class StorageUnavailable(StorageError):
+    """The database did not answer a read or a write (down, unreachable, its disk full): a moment's
+    trouble, worth trying again, unlike a request the database can never take."""
 
 
 # ================================================================== entries
@@ -479,7 +484,7 @@ class Storage:
                 with self._sessions() as s, s.begin():
                     yield s
             except SQLAlchemyError as e:
-                raise StorageError(f"cannot {what} ({self.url}): {_reason(e)}") from None
+                raise StorageUnavailable(f"cannot {what} ({self.url}): {_reason(e)}") from None
 
     # -- writing ---------------------------------------------------------------------------
     def save_game(self, entry: LogEntry) -> int:
@@ -501,7 +506,7 @@ class Storage:
                 if conn is not None:
                     with contextlib.suppress(SQLAlchemyError):
                         conn.invalidate()
-                raise StorageError(f"cannot {what} ({self.url}): {_reason(e)}") from None
+                raise StorageUnavailable(f"cannot {what} ({self.url}): {_reason(e)}") from None
 
     def save_room(self, room: StoredRoom) -> None:
         """Write a room whole (its row and every action), replacing what was kept under its code."""

@@ -288,6 +288,8 @@ export class PlayView {
   }
 
   onOver(msg) {
+    // the BDT Log's database is away for now: the server keeps the game and tries again
+    this.logWaits = Boolean(msg.log_waits);
     this.finish(msg.outcome, msg.log_id);
   }
 
@@ -597,7 +599,7 @@ export class PlayView {
       h('p', {class: 'muted small', dataset: {testid: 'pace-summary'}}, paceSummary(this.endPace.pace, this.endPace.end))) : null;
     const logLink = logged
       ? h('a', {class: 'btn', href: `#/log/${this.logId}`, dataset: {testid: 'log-link'}}, t('end.inLog'))
-      : h('span', {class: 'muted small'}, t('end.logPending'));
+      : h('span', {class: 'muted small', dataset: {testid: 'log-pending'}}, t(this.logWaits ? 'end.logWaits' : 'end.logPending'));
     const focus = rememberFocus(); // the result is drawn again as the log answers: the keyboard stays
     mount(this.endEl, h('section', {class: ['panel', 'end', o.won ? 'won' : 'lost'], dataset: {testid: 'end-screen',
       won: o.won ? 'true' : 'false'}},

@@ -1,0 +1,72 @@
+"""A game that ends while the BDT Log's database is away, against a real PostgreSQL server and a real
+``fuse serve`` process: the game is kept and logged once the database is back (the end screen says
+what is happening meanwhile), never lost and never logged twice, and the Log answers 503 with its
+reason while the database is away, not a plain 500."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from websockets.asyncio.client import connect
+
+from fuseproc import FuseServer
+from pgserver import fresh_database, postgres_url  # noqa: F401
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def connections(url: str, allowed: bool) -> None:
+    """Let the database take connections, or shut it: no new one, and the open ones ended."""
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS {"true" if allowed else "false"}')
+        if not allowed:
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+
+
+def test_a_game_ended_while_the_log_is_away_is_logged_once_it_is_back(postgres_url: str,  # noqa: F811
+                                                                       tmp_path: Path) -> None:
+    db = fresh_database(postgres_url)
+    with FuseServer(db, tmp_path, args=("--no-rate-limits",)) as server:
+        server.start()
+        http = httpx.Client(base_url=server.base, timeout=30)
+        code = http.post("/api/rooms", json={"players": 1, "difficulty": "training", "bot_delay_ms": 0,
+                                             "hints": False}).json()["code"]
+        token = http.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()["token"]
+
+        async def play() -> tuple[dict[str, Any], dict[str, Any], httpx.Response]:
+            async with connect(f"{server.ws_base}/ws/{code}?token={token}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "ready", "ready": True}))
+                while json.loads(await ws.recv())["type"] != "state":
+                    pass
+                # the database goes away mid-game, and the bot plays the game to its end
+                await asyncio.to_thread(connections, db, False)
+                await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
+                waiting = None
+                while waiting is None:
+                    m = json.loads(await ws.recv())
+                    if m["type"] == "over":
+                        waiting = m
+                # the Log says it is away, with its reason
+                away = await asyncio.to_thread(http.get, "/api/log")
+                await asyncio.to_thread(connections, db, True)
+                while True:
+                    m = json.loads(await ws.recv())
+                    if m["type"] == "over" and m["log_id"] is not None:
+                        return waiting, m, away
+
+        waiting, logged, away = asyncio.run(play())
+        assert waiting["log_waits"] is True and waiting["log_id"] is None
+        assert away.status_code == 503 and away.json()["reason"] == "unavailable"
+        assert logged["log_waits"] is False
+        # logged once, with the game as it was played
+        games = http.get("/api/log").json()
+        assert games["total"] == 1 and games["games"][0]["id"] == logged["log_id"]
+        assert games["games"][0]["score"]["total"] == waiting["outcome"]["score"]["total"]
