@@ -293,6 +293,25 @@ def test_chat_and_signals_are_limited_per_address_and_the_rest_is_relayed(client
         assert len(relayed) == 60  # the other player saw what was allowed, and nothing more
 
 
+def test_a_socket_over_its_frame_limit_still_gets_its_pongs(client: TestClient) -> None:
+    # a page at a flooding address keeps its socket: its keepalive pings are answered, not refused
+    code = new_room(client)
+    token = join(client, code, "Ana")
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        until(ws, is_type("welcome"))
+        for _ in range(510):  # over the 500 frames in any 10 seconds
+            ws.send_json({"type": "ready", "ready": True})
+        ws.send_json({"type": "ping"})
+        refused = 0
+        while (m := ws.receive_json())["type"] != "pong":
+            refused += m["type"] == "error" and m["reason"] == "rate_limited"
+        assert refused >= 10  # the flood was refused, the ping was not
+        ws.send_json({"type": "ready", "ready": False})
+        assert until(ws, is_type("error"))["reason"] == "rate_limited"  # still over the limit
+        ws.send_json({"type": "ping"})
+        assert until(ws, is_type("pong"))["type"] == "pong"
+
+
 def test_guessing_room_codes_runs_out_of_look_ups(client: TestClient) -> None:
     code = new_room(client)
     for i in range(30):

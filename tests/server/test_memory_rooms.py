@@ -153,3 +153,28 @@ def test_the_servers_smaller_memos_change_no_move_of_the_bots() -> None:
         set_memo_limit(before)
     assert [r.to_dict() for r in wide if r] == [r.to_dict() for r in narrow if r]
     assert all(r is not None and r.outcome is not None for r in narrow)
+
+
+def test_spectators_joining_one_by_one_cost_the_room_a_frame_a_second_not_one_each(storage: Storage) -> None:
+    # 800 spectators joining one after another were 321,200 frames: each join told every socket
+    clock = Clock()
+    lobby = Lobby(storage, clock)
+    room = lobby.open(parse_options({"players": 2}))
+    seat = room.join("Ana")
+    ana = Page(seat.index)
+    room.connect(ana)
+    watchers = [Page(None) for _ in range(300)]
+    for page in watchers:
+        room.connect(page)
+        clock.advance(0.01)  # 300 joins in three seconds
+    clock.advance(2)
+    told = [f for f in ana.frames if f["type"] == "room"]
+    assert len(told) <= 6, len(told)
+    # and the count is right once the news goes out, on every page, the last spectator's too
+    assert told[-1]["room"]["spectators"] == 300
+    assert watchers[-1].last("room")["room"]["spectators"] == 300
+    sent = sum(len(p.frames) for p in [ana, *watchers])
+    assert sent < 300 * 8, sent
+    # a player's coming and going is told at once, as before
+    room.disconnect(ana)
+    assert watchers[0].last("room")["room"]["seats"][0]["connected"] is False

@@ -42,6 +42,8 @@ from fusegame.server.storage import BOT, PERSON, PERSON_THEN_BOT
 
 log = logging.getLogger("fusegame.server")
 
+#: A spectator coming or going is told to the room's sockets at most this often (seconds).
+SPECTATOR_NEWS_S = 1.0
 #: The door's bounds (``fusegame.server.wire``).
 MAX_MESSAGE = wire.MAX_MESSAGE
 MAX_CHAT = wire.MAX_CHAT
@@ -241,6 +243,7 @@ class Room:
         self.log_id: int | None = None
         #: the BDT Log could not take the finished game yet: it is tried again (the end screen says so)
         self.log_waits = False
+        self._spectator_news: Any = None  # the timer of the next frame that tells the spectators' count
         self.created = scheduler.now()
         self.finished_at: float | None = None
         if seed is None:
@@ -304,7 +307,17 @@ class Room:
 
     def _room_changed(self) -> None:
         self._save()
+        if self._spectator_news is not None:  # this frame says the count as well
+            self._spectator_news.cancel()
+            self._spectator_news = None
         self.broadcast(dumps({"type": "room", "room": self.to_dict()}))
+
+    def _spectators_changed(self) -> None:
+        """A spectator came or went: the room's frame (its count of spectators) goes out once a
+        second at most, not to every socket at every join (800 spectators joining one by one were
+        321,200 frames)."""
+        if self._spectator_news is None:
+            self._spectator_news = self.scheduler.call_later(SPECTATOR_NEWS_S, self._room_changed)
 
     def _snapshot(self) -> tuple[str, list[dict[str, Any]]]:
         return self.status, [s.stored() for s in self.seats]
@@ -329,7 +342,10 @@ class Room:
             seat.autoplay = False  # a returning player takes their seat back from the bot
         client.send(dumps({"type": "welcome", "seat": client.seat, "name": seat.name if seat else None,
                            "room": self.to_dict()}))
-        self._room_changed()
+        if seat is not None:
+            self._room_changed()
+        else:
+            self._spectators_changed()
         if self.match is not None:
             # the first player back after a restart starts the clock again: everyone's frame says so
             back = seat is not None and seat.kind == "human" and not self.closing and self.release()
@@ -349,7 +365,9 @@ class Room:
                 if seat.connections == 0 and self.status == "playing":
                     seat.left_at = self.scheduler.now()
                     self.scheduler.call_later(self.options.leave_grace_s, partial(self._gone, seat.index))
-            self._room_changed()
+                self._room_changed()
+            else:
+                self._spectators_changed()
             if not self.clients and self.host is not None:
                 self.host.room_idle(self)
 

@@ -36,6 +36,8 @@ MAX_QUEUED_BYTES = 1 << 20
 #: waiting (a slow reader only needs the newest table; the log lines of the ones dropped are lost).
 COALESCE_BYTES = 64 << 10
 _STATE = '{"type":"state"'
+_PING = '{"type":"ping"}'
+_PING_MAX = 32
 #: Close codes: the server failed to write to the socket, or the browser could not keep up; the page
 #: reconnects after either and gets the current state.
 CLOSE_FAILED = 1011
@@ -64,6 +66,11 @@ def through_the_door(client: DoorClient, room: Room, text: str) -> None:
     """One frame from ``client``: counted against its address's rate limits, read as a declared
     message (``fusegame.server.wire``), and only then handed to ``room``."""
     rates = client.rates
+    # a keepalive ping is answered whatever the address has sent: refused, it would make a page at a
+    # flooding address lose its socket every few seconds, and it costs the room nothing
+    if len(text) <= _PING_MAX and text.replace(" ", "") == _PING:
+        room.handle_message(client, wire.parse_message(text))
+        return
     if rates is not None and rates.enabled:
         wait = rates.hit("message", client.address)
         if wait is not None:
