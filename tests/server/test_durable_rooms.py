@@ -190,6 +190,21 @@ def test_a_game_that_ended_before_it_was_logged_is_logged_when_the_server_starts
         assert [(r.code, r.status) for r in store.load_rooms()] == [("BROKENROOMAA", "broken")]
 
 
+def test_a_room_with_hints_brought_back_gives_them_in_its_first_frame(
+        storages: Callable[[], Storage]) -> None:
+    # a page (or a script) that follows the hints must not wait for the next change after a restart
+    clock = Clock()
+    room, (ana, bo) = started(Lobby(storages(), clock), hints=True)
+    assert ana.last("state")["hints"]
+    lobby2 = Lobby(storages(), Clock())
+    lobby2.resume()
+    back = lobby2.get(room.code.lower())
+    page = Page(back.seat_of(room.seats[0].token))
+    back.connect(page)
+    hints = page.last("state")["hints"]
+    assert hints and {h["seat"] for h in hints} == {0, 1}, hints
+
+
 def test_a_lobby_and_its_tokens_survive_a_restart_of_the_app(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'fuse.db'}"
     with TestClient(create_app(url)) as client:

@@ -601,6 +601,10 @@ class Room:
         m = self.match
         assert m is not None
         if self._frame is None or self._frame.seq != self.seq:
+            if self._hints is None and self.options.hints and m.state.outcome is None:
+                # a room brought back after a restart, or taken over from another process, has
+                # made no change here yet: its first frame carries the hints all the same
+                self._hints = [h.to_dict() for h in self._team_hints()]
             view = public_view(m.state)
             moves = moves_by_seat(m.state) if m.state.outcome is None else {}
             self._frame = _Frame(self.seq, dumps(view), dumps(self._events), dumps(self._hints),
