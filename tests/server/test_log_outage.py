@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +72,32 @@ def test_a_game_ended_while_the_log_is_away_is_logged_once_it_is_back(postgres_u
         games = http.get("/api/log").json()
         assert games["total"] == 1 and games["games"][0]["id"] == logged["log_id"]
         assert games["games"][0]["score"]["total"] == waiting["outcome"]["score"]["total"]
+
+
+def test_a_server_stopping_while_a_game_waits_for_the_log_stops_at_once(postgres_url: str,  # noqa: F811
+                                                                         tmp_path: Path) -> None:
+    db = fresh_database(postgres_url)
+    with FuseServer(db, tmp_path, args=("--no-rate-limits",)) as server:
+        server.start()
+        http = httpx.Client(base_url=server.base, timeout=30)
+        code = http.post("/api/rooms", json={"players": 1, "difficulty": "training", "bot_delay_ms": 0,
+                                             "hints": False}).json()["code"]
+        token = http.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()["token"]
+
+        async def play() -> None:
+            async with connect(f"{server.ws_base}/ws/{code}?token={token}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "ready", "ready": True}))
+                while json.loads(await ws.recv())["type"] != "state":
+                    pass
+                await asyncio.to_thread(connections, db, False)
+                await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
+                while not (m := json.loads(await ws.recv()))["type"] == "over" or not m["log_waits"]:
+                    pass
+
+        asyncio.run(play())
+        # the game waits for the log, trying again: a SIGTERM still stops the server at once
+        start = time.monotonic()
+        status = server.terminate(timeout=20)
+        assert time.monotonic() - start < 10, "the server waited for the log instead of stopping"
+        assert status in (0, -signal.SIGTERM)
+        connections(db, True)

@@ -25,10 +25,12 @@ sockets.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import signal
 import threading
+from collections import deque
 from collections.abc import Awaitable, Callable, Collection
 from datetime import UTC, datetime
 from functools import partial
@@ -117,6 +119,7 @@ class Lobby:
         self.scheduler: Scheduler = scheduler or LoopScheduler()
         self.closing = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._stopping = asyncio.Event()  # set by close: the games waiting for the log stop waiting
         self._expiry: dict[str, Timer] = {}
         self._unsaved: set[str] = set()  # rooms whose last write failed: written whole next time
         self._stored: set[str] = set()  # finished rooms whose game has gone to the log
@@ -212,11 +215,17 @@ class Lobby:
                 log_id = await asyncio.to_thread(self.storage.finish_room,
                                                  room.code if room.durable else None, entry)
             except StorageUnavailable as e:
+                if self.closing:
+                    # the server stops: the room's row keeps the game, logged when it starts again
+                    log.error("room %s: the game could not be logged (%s); it is logged at the next "
+                              "start", room.code, e)
+                    return
                 # the database is away: the game is kept here and tried again, the page told so
                 log.error("room %s: the game could not be logged (%s); trying again in %.0f s",
                           room.code, e, wait)
                 room.log_waiting(True)
-                await asyncio.sleep(wait)
+                with contextlib.suppress(TimeoutError):  # a stopping server does not wait it out
+                    await asyncio.wait_for(self._stopping.wait(), wait)
                 wait = min(wait * 2, STORE_RETRY_MAX_S)
             except Exception:
                 log.exception("could not store the game of room %s", room.code)
@@ -308,6 +317,7 @@ class Lobby:
         ``FLUSH_S`` to send their last frames. Safe to call twice."""
         if not self.closing:
             self.closing = True
+            self._stopping.set()
             for room in list(self.rooms.values()):
                 room.suspend()
                 if room.durable and room.status != "over":
@@ -325,7 +335,7 @@ class Lobby:
 def _unsent(client: object) -> bool:
     # the server's sockets queue their frames (``fusegame.server.sockets``); others send at once
     queue = getattr(client, "queue", None)
-    return isinstance(queue, asyncio.Queue) and not queue.empty()
+    return isinstance(queue, deque) and len(queue) > 0
 
 
 def stop_on_signals(lobby: Lobby, then: Callable[[], Awaitable[None]] | None = None) -> Callable[[], None]:
