@@ -33,29 +33,38 @@ def connections(url: str, allowed: bool) -> None:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
 
 
+def solo_room(http: httpx.Client) -> tuple[str, str]:
+    """A one-player room whose bot plays at once, with Ana seated: its code and her token."""
+    code = http.post("/api/rooms", json={"players": 1, "difficulty": "training", "bot_delay_ms": 0,
+                                         "hints": False}).json()["code"]
+    return code, http.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()["token"]
+
+
+async def ended_with_the_log_away(ws: Any, db: str) -> dict[str, Any]:
+    """Ana is ready; the database goes away mid-game, and the bot plays the game to its end: the
+    first ``over`` frame."""
+    await ws.send(json.dumps({"type": "ready", "ready": True}))
+    while json.loads(await ws.recv())["type"] != "state":
+        pass
+    await asyncio.to_thread(connections, db, False)
+    await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
+    while (m := json.loads(await ws.recv()))["type"] != "over":
+        pass
+    frame: dict[str, Any] = m
+    return frame
+
+
 def test_a_game_ended_while_the_log_is_away_is_logged_once_it_is_back(postgres_url: str,  # noqa: F811
                                                                        tmp_path: Path) -> None:
     db = fresh_database(postgres_url)
     with FuseServer(db, tmp_path, args=("--no-rate-limits",)) as server:
         server.start()
         http = httpx.Client(base_url=server.base, timeout=30)
-        code = http.post("/api/rooms", json={"players": 1, "difficulty": "training", "bot_delay_ms": 0,
-                                             "hints": False}).json()["code"]
-        token = http.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()["token"]
+        code, token = solo_room(http)
 
         async def play() -> tuple[dict[str, Any], dict[str, Any], httpx.Response]:
             async with connect(f"{server.ws_base}/ws/{code}?token={token}", max_size=None) as ws:
-                await ws.send(json.dumps({"type": "ready", "ready": True}))
-                while json.loads(await ws.recv())["type"] != "state":
-                    pass
-                # the database goes away mid-game, and the bot plays the game to its end
-                await asyncio.to_thread(connections, db, False)
-                await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
-                waiting = None
-                while waiting is None:
-                    m = json.loads(await ws.recv())
-                    if m["type"] == "over":
-                        waiting = m
+                waiting = await ended_with_the_log_away(ws, db)
                 # the Log says it is away, with its reason
                 away = await asyncio.to_thread(http.get, "/api/log")
                 await asyncio.to_thread(connections, db, True)
@@ -79,22 +88,13 @@ def test_a_server_stopping_while_a_game_waits_for_the_log_stops_at_once(postgres
     db = fresh_database(postgres_url)
     with FuseServer(db, tmp_path, args=("--no-rate-limits",)) as server:
         server.start()
-        http = httpx.Client(base_url=server.base, timeout=30)
-        code = http.post("/api/rooms", json={"players": 1, "difficulty": "training", "bot_delay_ms": 0,
-                                             "hints": False}).json()["code"]
-        token = http.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()["token"]
+        code, token = solo_room(httpx.Client(base_url=server.base, timeout=30))
 
-        async def play() -> None:
+        async def play() -> dict[str, Any]:
             async with connect(f"{server.ws_base}/ws/{code}?token={token}", max_size=None) as ws:
-                await ws.send(json.dumps({"type": "ready", "ready": True}))
-                while json.loads(await ws.recv())["type"] != "state":
-                    pass
-                await asyncio.to_thread(connections, db, False)
-                await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
-                while not (m := json.loads(await ws.recv()))["type"] == "over" or not m["log_waits"]:
-                    pass
+                return await ended_with_the_log_away(ws, db)
 
-        asyncio.run(play())
+        assert asyncio.run(play())["log_waits"]
         # the game waits for the log, trying again: a SIGTERM still stops the server at once
         start = time.monotonic()
         status = server.terminate(timeout=20)

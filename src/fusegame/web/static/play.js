@@ -513,7 +513,8 @@ export class PlayView {
         canTakeOver ? h('button', {type: 'button', class: 'btn small', dataset: {testid: `takeover-${s.seat}`},
           onclick: () => this.ctx.send({type: 'bot', seat: s.seat, on: true})}, t('play.letBot')) : null);
       })),
-      v && this.table.view ? this.sheetInfo() : null);
+      // only a phone shows it (in the sheet): a desktop's frames do not build it for nothing
+      v && this.table.view && window.matchMedia('(max-width: 700px)').matches ? this.sheetInfo() : null);
   }
 
   /** The game at a glance for the phone's sheet, where the table has no room for it (CSS: .sheet-info). */
