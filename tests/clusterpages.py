@@ -22,37 +22,43 @@ class Player:
         self.seqs: list[int] = []
         self.welcomes: list[Frame] = []
 
+    def saw(self, frame: Frame) -> None:
+        """Every frame the page reads, as it reads it (a test may keep them)."""
+
     async def play(self, ws: ClientConnection, stop_after: int | None = None) -> Frame | None:
-        """Play until the game is over (its ``over`` frame) or ``stop_after`` state frames."""
-        acted_on = -1
-        latest: Frame | None = None
+        """Play until the game is over (its ``over`` frame) or ``stop_after`` state frames. On each
+        new state the page sends the first move offered; a move refused (a die a teammate took
+        first) is followed by the next one offered, as a person would try another die, and once
+        every move offered is refused the page waits for the table to change."""
+        offered: list[str] = []
+        tried = 0
         seen = 0
         while True:
             m: Frame = json.loads(await ws.recv())
+            self.saw(m)
             if m["type"] == "welcome":
                 self.welcomes.append(m)
             if m["type"] == "over":
                 return m
             if m["type"] == "state":
-                latest = m
                 self.seqs.append(m["seq"])
                 seen += 1
                 if stop_after is not None and seen >= stop_after:
                     return None
+                moves = m["moves"]
+                offered = ([p["actions"][0] for p in moves["place"]]
+                           + [a["action"] for a in moves["actions"]])
+                tried = 0
             elif m["type"] == "error":
                 if m["code"] == "unavailable":  # a process that cannot reach Redis: try elsewhere
                     return None
                 if m["code"] == "unknown_room" and m.get("reason") == "finished":
                     return {"type": "over", "log_id": m["params"]["log_id"]}  # the page shows the log
                 assert m["code"] == "illegal" or m.get("reason") == "over", m  # a die taken first
-                acted_on = -1
-            if latest is None or latest["seq"] <= acted_on:
+                tried += 1
+            else:
                 continue
-            moves = latest["moves"]
-            action = (moves["place"][0]["actions"][0] if moves["place"]
-                      else moves["actions"][0]["action"] if moves["actions"] else None)
-            if action is not None:
+            if tried < len(offered):
                 if self.think:
                     await asyncio.sleep(self.think)
-                await ws.send(json.dumps({"type": "act", "action": action}))
-                acted_on = latest["seq"]
+                await ws.send(json.dumps({"type": "act", "action": offered[tried]}))

@@ -17,6 +17,7 @@ from fusegame.rules.state import GameState
 from fusegame.server.storage import (
     LogEntry,
     LogScore,
+    RoomMoved,
     Storage,
     StorageError,
     StoredRoom,
@@ -331,9 +332,12 @@ def test_an_older_log_without_the_new_columns_still_loads_and_lists(
         url: str, played: dict[str, tuple[GameState, GameRecord]]) -> None:
     with Storage(url) as first:
         old = first.save_game(entry(played, "won"))
-    # the log as an earlier version left it: no played_by, seeded, ranked, room or table games
+        first.save_room(stored_room("HJKMHJKMHJKM", ["p0 done @1500"]))
+    # the log as an earlier version left it: no played_by, seeded, ranked, room or table games,
+    # and its open rooms without their epochs
     engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
     with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE rooms DROP COLUMN epoch"))
         conn.execute(text("DROP INDEX ix_games_ranked"))
         conn.execute(text("DROP INDEX ix_games_room_code"))
         conn.execute(text("DROP INDEX ix_games_table"))
@@ -355,6 +359,12 @@ def test_an_older_log_without_the_new_columns_still_loads_and_lists(
         # the room a game was played in is kept from now on
         in_room = again.finish_room("AAAABBBBCCCC", honest(played, "three"))
         assert again.game_of_room("AAAABBBBCCCC") == in_room and again.game_of_room("DDDDEEEEFFFF") is None
+        # a room an earlier version left open is taken over at the first epoch, and played on
+        (kept,) = again.load_rooms(take=True)
+        assert (kept.code, kept.epoch, kept.actions) == ("HJKMHJKMHJKM", 1, ["p0 done @1500"])
+        again.append_action("HJKMHJKMHJKM", 1, "p1 done @1600", epoch=1)
+        with pytest.raises(RoomMoved):
+            again.append_action("HJKMHJKMHJKM", 2, "p1 done @1700", epoch=0)
 
 
 # ====================================================================== rooms still open
@@ -382,7 +392,7 @@ def test_a_room_and_its_actions_read_back_as_written(store: Storage) -> None:
                                         actions=["p0 done @1500", "p1 done @1600", "p0 take F12 @2100",
                                                  "p0 done @9000"])
     assert (second.code, second.status, second.actions) == ("DDDDEEEEFFFF", "lobby", [])
-    store.save_room(stored_room("AAAABBBBCCCC", ["p0 done @1"]))  # written whole again: replaced
+    store.save_room(stored_room("AAAABBBBCCCC", ["p0 done @1"]), replacing=True)  # written whole again
     assert store.load_rooms()[0].actions == ["p0 done @1"]
     store.delete_room("DDDDEEEEFFFF")
     assert [r.code for r in store.load_rooms()] == ["AAAABBBBCCCC"]
@@ -391,6 +401,35 @@ def test_a_room_and_its_actions_read_back_as_written(store: Storage) -> None:
     with pytest.raises(StorageError):  # the same move twice is refused, the first one stays
         store.append_action("AAAABBBBCCCC", 0, "p1 done @2")
     assert store.load_rooms()[0].actions == ["p0 done @1"]
+
+
+def test_a_room_taken_over_refuses_every_write_of_its_former_holder(
+        store: Storage, played: dict[str, tuple[GameState, GameRecord]]) -> None:
+    # process A holds the room at epoch 1; process B takes it over (a Redis that restarted lost
+    # A's lease): from then on the database refuses A, whatever A tries, and B plays on
+    store.save_room(dataclasses.replace(stored_room("AAAABBBBCCCC", ["p0 done @1500"]), epoch=1))
+    with pytest.raises(RoomMoved):  # a new room never overwrites one kept under its code
+        store.save_room(stored_room("AAAABBBBCCCC"))
+    store.append_action("AAAABBBBCCCC", 1, "p1 done @1600", epoch=1)
+    (taken,) = store.load_rooms(["AAAABBBBCCCC"], take=True)
+    assert taken.epoch == 2 and taken.actions == ["p0 done @1500", "p1 done @1600"]
+    for stale in (lambda: store.append_action("AAAABBBBCCCC", 2, "p0 done @1700", epoch=1),
+                  lambda: store.update_room("AAAABBBBCCCC", clock_ms=1700, epoch=1),
+                  lambda: store.save_room(dataclasses.replace(taken, epoch=1, actions=[]), replacing=True),
+                  lambda: store.finish_room("AAAABBBBCCCC", honest(played, "won"), epoch=1)):
+        with pytest.raises(RoomMoved):
+            stale()
+    store.delete_room("AAAABBBBCCCC", epoch=1)  # a stale holder's delete deletes nothing
+    store.append_action("AAAABBBBCCCC", 2, "p1 take F12 @1800", epoch=2)
+    assert store.load_rooms()[0].actions == ["p0 done @1500", "p1 done @1600", "p1 take F12 @1800"]
+    assert store.count_games() == 0
+    # the holder logs the game once; its room is gone, so nobody writes it back or logs it again
+    store.finish_room("AAAABBBBCCCC", honest(played, "won"), epoch=2)
+    with pytest.raises(RoomMoved):
+        store.finish_room("AAAABBBBCCCC", honest(played, "won"), epoch=2)
+    with pytest.raises(RoomMoved):
+        store.save_room(dataclasses.replace(taken, actions=[]), replacing=True)
+    assert store.count_games() == 1 and store.load_rooms() == []
 
 
 def test_a_finished_game_goes_to_the_log_and_its_room_away_in_one_transaction(

@@ -33,7 +33,7 @@ from fusegame.pace import far_behind
 from fusegame.record import GameRecord, RecordError
 from fusegame.server import wire
 from fusegame.server.cardpages import CACHE_CONTROL, CardPages, respond
-from fusegame.server.cluster import CLOSE_MOVED, Cluster, Remote, Unavailable
+from fusegame.server.cluster import Cluster, Remote, Unavailable
 from fusegame.server.guard import RATE_LIMITS, Origins, Rates, client_key
 from fusegame.server.lobby import ENGINE_MEMO_STATES, Lobby, normal_code, stop_on_signals
 from fusegame.server.options import OptionError, option_choices, parse_options
@@ -354,7 +354,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
             body = e.to_dict()
             await ws.send_text(json.dumps({"type": "error", "code": "unavailable", "message": body["detail"],
                                            "reason": body["reason"], "params": body["params"]}))
-            await ws.close(code=CLOSE_MOVED)  # the page tries again
+            await ws.close(code=wire.CLOSE_MOVED)  # the page tries again
             return
         except HTTPException:
             await ws.send_text(json.dumps({"type": "error", "code": "unknown_room",

@@ -34,6 +34,7 @@ from redis.exceptions import RedisError
 
 from fusegame.server.sockets import SocketClient, through_the_door
 from fusegame.server.storage import StorageError
+from fusegame.server.wire import CLOSE_MOVED
 
 if TYPE_CHECKING:
     from fusegame.server.guard import Rates
@@ -52,9 +53,6 @@ SWEEP_S = 1.0
 UNOWNED_S = 2.5
 #: How long a relayed request waits for the owner's answer.
 CALL_TIMEOUT_S = 5.0
-#: Close code for a relayed socket whose owner has gone: the page reconnects and is served by
-#: whichever process takes the room over.
-CLOSE_MOVED = 1012
 
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
@@ -123,6 +121,9 @@ class RemoteClient:
         if not self.closed:
             self.closed = True
             self.cluster.tell(self.relay, {"k": "shut", "conn": self.conn, "code": code})
+
+    def close_soon(self, code: int) -> None:
+        self.shut(code)
 
 
 class Cluster:
@@ -200,7 +201,10 @@ class Cluster:
         None when there is no such room. ``Unavailable`` when Redis cannot be reached."""
         room = self.lobby.rooms.get(code)
         if room is not None:
-            return room
+            # a page is never shown a table this process no longer holds (it may have lost the
+            # room while paused, or while Redis was away, and not have written since)
+            if await self.lobby.still_held(room):
+                return room
         try:
             owner = _text(await self.redis.get(owner_key(code)))
             if owner is not None and owner != self.me:
@@ -302,12 +306,7 @@ class Cluster:
                 if not ok and not await self.claim(code):
                     lost = self.lobby.rooms.get(code)
                     if lost is not None:
-                        log.error("room %s is owned by another process now: it leaves this one", code)
-                        lost.suspend()
-                        for c in list(lost.clients):
-                            if isinstance(c, SocketClient):
-                                c.close_soon(CLOSE_MOVED)
-                        self.lobby.forget(lost)
+                        self.lobby.lost(lost)
         # a relayed socket whose room's owner has changed reconnects, to be served by the new one
         if self.relays:
             conns = list(self.relays)

@@ -9,6 +9,13 @@ that show a change (``fusegame.server.room.RoomHost``), so whatever a page has s
 database. A write that fails is logged and the room is written whole at its next change. When the
 server starts, ``resume`` builds every room again from what was kept (``Room.restore``).
 
+**One holder.** Taking a room from the database raises its ``epoch``, and every write of the room
+names the epoch this lobby took it at: a process that has lost a room (another took it over while
+Redis was away or restarting) is refused by the database at its next write (``RoomMoved``), before
+the move is shown, and lets the room go (``lost``); its pages reconnect and find the new holder.
+A finished game is logged in the same transaction that ends the room's row at its epoch, so a room
+is logged once.
+
 **Bounded memory.** A finished room leaves memory as soon as its game is in the log and its last
 socket has closed (at most ``FINISHED_KEEP_S`` after the end while sockets stay open: they keep
 their own reference until they close). A lobby that nobody has had open for ``LOBBY_IDLE_S`` is
@@ -46,6 +53,7 @@ from fusegame.server.room import Room, Scheduler, Timer
 from fusegame.server.storage import (
     BOT,
     PERSON,
+    RoomMoved,
     Storage,
     StorageError,
     StorageUnavailable,
@@ -123,6 +131,9 @@ class Lobby:
         self._expiry: dict[str, Timer] = {}
         self._unsaved: set[str] = set()  # rooms whose last write failed: written whole next time
         self._stored: set[str] = set()  # finished rooms whose game has gone to the log
+        #: the epoch each room's row was written or taken at (``fusegame.server.storage.RoomMoved``);
+        #: a room with none has no row yet
+        self._epoch: dict[str, int] = {}
         #: told of every room that leaves memory (the cluster gives up its lease on it)
         self.on_drop: Callable[[Room], None] | None = None
 
@@ -157,11 +168,15 @@ class Lobby:
         return StoredRoom(code=room.code, status=room.status, options=options_to_stored(room.options),
                           seed=room.seed, seats=[s.stored() for s in room.seats],
                           created_at=datetime.now(UTC), clock_ms=room.held_ms,
-                          actions=[str(a) for a in m.record.actions] if m is not None else [])
+                          actions=[str(a) for a in m.record.actions] if m is not None else [],
+                          epoch=self._epoch.get(room.code, 1))
 
     def _write_whole(self, room: Room) -> None:
         try:
-            self.storage.save_room(self._stored_form(room))
+            self.storage.save_room(self._stored_form(room), replacing=room.code in self._epoch)
+            self._epoch.setdefault(room.code, 1)
+        except RoomMoved as e:
+            self.lost(room, e)
         except StorageError as e:
             log.error("room %s is not written down (%s); it is written whole at its next change",
                       room.code, e)
@@ -175,6 +190,8 @@ class Lobby:
             return
         try:
             write()
+        except RoomMoved as e:
+            self.lost(room, e)
         except StorageError as e:
             log.error("room %s: a change is not written down (%s); the room is written whole at its "
                       "next change", room.code, e)
@@ -182,15 +199,40 @@ class Lobby:
 
     def room_changed(self, room: Room) -> None:
         if not room.durable:  # a match from a scenario: there is nothing to bring back
-            self._write(room, partial(self.storage.delete_room, room.code))
+            self._write(room, partial(self.storage.delete_room, room.code, epoch=self._epoch.get(room.code)))
             return
         seats = [s.stored() for s in room.seats]
-        self._write(room, partial(self.storage.update_room, room.code, status=room.status, seats=seats))
+        self._write(room, partial(self.storage.update_room, room.code, status=room.status, seats=seats,
+                                  epoch=self._epoch.get(room.code)))
 
     def action_recorded(self, room: Room, action: Action, seats: list[dict[str, Any]] | None) -> None:
         assert room.match is not None
         index = len(room.match.record.actions) - 1
-        self._write(room, partial(self.storage.append_action, room.code, index, str(action), seats=seats))
+        self._write(room, partial(self.storage.append_action, room.code, index, str(action), seats=seats,
+                                  epoch=self._epoch.get(room.code)))
+
+    async def still_held(self, room: Room) -> bool:
+        """Whether the database still has ``room`` at the epoch this lobby holds it at (a process
+        that was paused, or cut off from Redis, may have lost it without having written since);
+        a room lost is let go (``lost``). True when the database cannot be asked."""
+        try:
+            epoch = await asyncio.to_thread(self.storage.room_epoch, room.code)
+        except StorageError:
+            return True
+        if epoch is None or room.code not in self._epoch or epoch == self._epoch[room.code]:
+            return True
+        self.lost(room, RoomMoved(f"room {room.code} is held at epoch {epoch} now"))
+        return False
+
+    def lost(self, room: Room, why: Exception | None = None) -> None:
+        """Another process holds ``room`` now: stop it here without a word more to its pages
+        (they reconnect and find it there) and let it leave memory, its row left as it is."""
+        if self.rooms.get(room.code) is not room:
+            return
+        log.error("room %s is held by another process now: it leaves this one%s", room.code,
+                  f" ({why})" if why is not None else "")
+        room.moved()
+        self._drop(room)
 
     # ================================================================== finished games
     def game_over(self, room: Room) -> None:
@@ -213,7 +255,11 @@ class Lobby:
                 # in between neither loses the game nor logs it twice (a room still kept is stored
                 # when the server is back)
                 log_id = await asyncio.to_thread(self.storage.finish_room,
-                                                 room.code if room.durable else None, entry)
+                                                 room.code if room.durable else None, entry,
+                                                 epoch=self._epoch.get(room.code))
+            except RoomMoved as e:
+                self.lost(room, e)  # the process that holds it now logs it
+                return
             except StorageUnavailable as e:
                 if self.closing:
                     # the server stops: the room's row keeps the game, logged when it starts again
@@ -257,12 +303,9 @@ class Lobby:
         if room.status == "over":
             self._drop(room)  # sockets still open keep their own reference until they close
         elif room.status == "lobby" and not room.clients:
+            epoch = self._epoch.get(room.code)
             self._drop(room)  # a socket still open re-arms this when it closes
-            self._write(room, partial(self.storage.delete_room, room.code))
-
-    def forget(self, room: Room) -> None:
-        """Let ``room`` leave memory but keep it in the database (another process owns it now)."""
-        self._drop(room)
+            self._write(room, partial(self.storage.delete_room, room.code, epoch=epoch))
 
     def _drop(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
@@ -272,6 +315,7 @@ class Lobby:
             timer.cancel()
         self._stored.discard(room.code)
         self._unsaved.discard(room.code)
+        self._epoch.pop(room.code, None)
         if self.on_drop is not None:
             self.on_drop(room)
 
@@ -281,14 +325,18 @@ class Lobby:
         ``codes`` (rooms this process has taken over in a cluster); returns how many. A room that
         cannot be rebuilt is logged and marked ``broken`` (kept, never tried again)."""
         try:
-            kept = self.storage.load_rooms(codes)
+            kept = self.storage.load_rooms(codes, take=True)
         except StorageError as e:
             log.error("the open rooms cannot be read, none is resumed: %s", e)
             return 0
         count = 0
         for k in kept:
-            if k.status == "broken" or k.code in self.rooms:
+            if k.code in self.rooms:
+                self._epoch[k.code] = k.epoch  # held here already: still ours, at the epoch just taken
                 continue
+            if k.status == "broken":
+                continue
+            self._epoch[k.code] = k.epoch
             try:
                 room = Room.restore(k.code, options_from_stored(k.options), self.scheduler, host=self,
                                     seed=k.seed, status=k.status, seats=k.seats,
@@ -296,9 +344,10 @@ class Lobby:
             except Exception:
                 log.exception("room %s cannot be resumed; it is kept as broken", k.code)
                 try:
-                    self.storage.update_room(k.code, status="broken")
+                    self.storage.update_room(k.code, status="broken", epoch=k.epoch)
                 except StorageError:
                     pass
+                self._epoch.pop(k.code, None)
                 continue
             self.rooms[room.code] = room  # a finished one leaves again once its game is stored
             if room.status == "lobby":
@@ -323,7 +372,7 @@ class Lobby:
                 if room.durable and room.status != "over":
                     seats = [s.stored() for s in room.seats]
                     self._write(room, partial(self.storage.update_room, room.code, seats=seats,
-                                              clock_ms=room.held_ms))
+                                              clock_ms=room.held_ms, epoch=self._epoch.get(room.code)))
         await self.stores_done()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + FLUSH_S

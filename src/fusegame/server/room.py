@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from fusegame.bots.hints import Hint, hint
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
@@ -69,6 +69,13 @@ class Client(Protocol):
     seat: int | None
 
     def send(self, text: str) -> None: ...
+
+
+@runtime_checkable
+class ClosingClient(Client, Protocol):
+    """A socket the server may close (a page's, here or relayed by another process)."""
+
+    def close_soon(self, code: int) -> None: ...
 
 
 class RoomHost(Protocol):
@@ -258,6 +265,8 @@ class Room:
         self.durable = True
         #: the game time the clock is held at (server stopping, or back and waiting for players)
         self.held_ms: int | None = None
+        #: another process holds the room now (``moved``): nothing more is shown from here
+        self.gone = False
         self.closing = False  #: the server is stopping: the clock stays held until it is back
         self._hold_timer: Timer | None = None
         self._saved = self._snapshot()  # the host writes a new room whole
@@ -382,6 +391,8 @@ class Room:
             self._schedule()
 
     def broadcast(self, text: str) -> None:
+        if self.gone:
+            return
         for c in list(self.clients):
             c.send(text)
 
@@ -552,6 +563,8 @@ class Room:
             changed = snapshot != self._saved
             self._saved = snapshot
             self.host.action_recorded(self, stamped, snapshot[1] if changed else None)
+            if self.gone:  # the write was refused: the move stands only where it was written
+                return events
         self._changed(events)
         return events
 
@@ -701,6 +714,16 @@ class Room:
         for c in list(self.clients):
             c.send(self._state_frame(c.seat, current_only=True))
         return True
+
+    def moved(self) -> None:
+        """Another process holds the room now: stop its clock and timers here, show nothing more,
+        and close every socket with ``CLOSE_MOVED`` so that its page reconnects and finds the
+        room where it is held."""
+        self.gone = self.closing = True
+        self.hold()
+        for c in list(self.clients):
+            if isinstance(c, ClosingClient):
+                c.close_soon(wire.CLOSE_MOVED)
 
     def suspend(self) -> None:
         """The server is stopping: hold the clock and tell every page that the server will be back

@@ -89,6 +89,12 @@ class StorageUnavailable(StorageError):
     trouble, worth trying again, unlike a request the database can never take."""
 
 
+class RoomMoved(StorageError):
+    """A room's write was refused: the row kept for it is another process's now (it took the room
+    over, which raised the room's ``epoch``), or its game is already in the log. The writer has
+    lost the room and must stop playing it; never worth trying again."""
+
+
 # ================================================================== entries
 @dataclass(frozen=True)
 class LogScore:
@@ -295,13 +301,15 @@ class _GameRow(_Base):
 
 #: Columns added to ``games`` after the first release, with their SQL types: ``Storage`` adds the
 #: ones an older log lacks (``ranked`` false: who played an older game cannot be checked).
-_MIGRATIONS: dict[str, dict[str, str]] = {
+_MIGRATIONS: dict[str, dict[str, dict[str, str]]] = {"games": {
     "played_by": {"sqlite": "JSON", "postgresql": "JSON"},
     "seeded": {"sqlite": "BOOLEAN", "postgresql": "BOOLEAN"},
     "ranked": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT false"},
     "room_code": {"sqlite": "VARCHAR(16)", "postgresql": "VARCHAR(16)"},
     "table_game": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT false"},
-}
+}, "rooms": {
+    "epoch": {"sqlite": "BIGINT NOT NULL DEFAULT 0", "postgresql": "BIGINT NOT NULL DEFAULT 0"},
+}}
 
 
 class _RoomRow(_Base):
@@ -317,6 +325,10 @@ class _RoomRow(_Base):
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     clock_ms: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: raised by each process that takes the room over (``load_rooms(take=True)``); every write
+    #: of a room names the epoch its writer holds, so a process that lost the room is refused
+    #: by the database itself (a fencing token) and cannot write, show or log a move again
+    epoch: Mapped[int] = mapped_column(BigInteger, server_default=text("0"), default=0)
 
 
 class _ActionRow(_Base):
@@ -338,7 +350,8 @@ class StoredRoom:
     """A room as the database keeps it (see ``fusegame.server.lobby`` for what each part holds).
 
     ``status`` is ``lobby``, ``playing`` or ``broken`` (a room whose game would not replay: kept for
-    a person to look at, never resumed); ``actions`` are the game's actions in order, as text.
+    a person to look at, never resumed); ``actions`` are the game's actions in order, as text;
+    ``epoch`` is the fencing token of the process that holds the room (``RoomMoved``).
     """
 
     code: str
@@ -349,6 +362,7 @@ class StoredRoom:
     created_at: datetime
     clock_ms: int | None = None
     actions: list[str] = field(default_factory=list)
+    epoch: int = 0
 
 
 # ================================================================== storage
@@ -411,18 +425,19 @@ class Storage:
             raise StorageError(f"cannot open database {self.url}: {_reason(e)}") from None
 
     def _migrate(self) -> None:
-        """Add the columns an older ``games`` table lacks (their values for the older rows are the
-        defaults: unknown players and seed, not ranked)."""
-        have = {c["name"] for c in inspect(self._engine).get_columns("games")}
+        """Add the columns an older ``games`` or ``rooms`` table lacks (their values for the older
+        rows are the defaults: unknown players and seed, not ranked, the first epoch)."""
         dialect = self._engine.dialect.name
-        missing = [(name, types[dialect]) for name, types in _MIGRATIONS.items() if name not in have]
-        if not missing:
-            return
-        with self._engine.begin() as conn:
-            for name, sql_type in missing:
-                conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} {sql_type}"))
-            for ix in cast(Table, _GameRow.__table__).indexes:
-                ix.create(conn, checkfirst=True)
+        for table, columns in _MIGRATIONS.items():
+            have = {c["name"] for c in inspect(self._engine).get_columns(table)}
+            missing = [(name, types[dialect]) for name, types in columns.items() if name not in have]
+            if not missing:
+                continue
+            with self._engine.begin() as conn:
+                for name, sql_type in missing:
+                    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {sql_type}"))
+                for ix in _Base.metadata.tables[table].indexes:
+                    ix.create(conn, checkfirst=True)
 
     def _create_engine(self, given: URL) -> Engine:
         scheme, _, driver = given.drivername.partition("+")
@@ -508,22 +523,31 @@ class Storage:
                         conn.invalidate()
                 raise StorageUnavailable(f"cannot {what} ({self.url}): {_reason(e)}") from None
 
-    def save_room(self, room: StoredRoom) -> None:
-        """Write a room whole (its row and every action), replacing what was kept under its code."""
+    def save_room(self, room: StoredRoom, *, replacing: bool = False) -> None:
+        """Write a room whole (its row, at ``room.epoch``, and every action). A new room's code
+        must be free; ``replacing`` writes over the row kept at the same epoch, which must still
+        be there. Anything else is ``RoomMoved``: a room is never written back over another
+        process's, nor brought back once its game is logged."""
         _check_json("room", options=room.options, seats=room.seats)
         with self._room_write(f"save room {room.code}") as conn:
+            if replacing:
+                _hold(conn, room.code, room.epoch)
+            elif conn.execute(select(_ROOMS.c.code).where(_ROOMS.c.code == room.code)).first() is not None:
+                raise RoomMoved(f"room {room.code} is kept already")
             conn.execute(delete(_ACTIONS).where(_ACTIONS.c.room == room.code))
             conn.execute(delete(_ROOMS).where(_ROOMS.c.code == room.code))
             conn.execute(insert(_ROOMS), {
                 "code": room.code, "status": room.status, "options": room.options, "seed": room.seed,
-                "seats": room.seats, "clock_ms": room.clock_ms, "created_at": _utc(room.created_at)})
+                "seats": room.seats, "clock_ms": room.clock_ms, "created_at": _utc(room.created_at),
+                "epoch": room.epoch})
             if room.actions:
                 conn.execute(insert(_ACTIONS), [{"room": room.code, "idx": i, "action": a}
                                                 for i, a in enumerate(room.actions)])
 
     def update_room(self, code: str, *, status: str | None = None, seats: list[dict[str, Any]] | None = None,
-                    clock_ms: int | None = None) -> None:
-        """Change a room's status, seats or stopped clock (only those given)."""
+                    clock_ms: int | None = None, epoch: int | None = None) -> None:
+        """Change a room's status, seats or stopped clock (only those given), as the holder of
+        ``epoch`` (``RoomMoved`` when another process holds the room now, or it is gone)."""
         values: dict[str, Any] = {}
         if status is not None:
             values["status"] = status
@@ -534,30 +558,44 @@ class Storage:
             values["clock_ms"] = clock_ms
         if not values:
             return
+        held = [] if epoch is None else [_ROOMS.c.epoch == epoch]
         with self._room_write(f"update room {code}") as conn:
-            if conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(**values)).rowcount != 1:
-                raise StorageError(f"cannot update room {code} ({self.url}): it is not stored")
+            changed = conn.execute(update(_ROOMS).where(_ROOMS.c.code == code, *held).values(**values))
+            if changed.rowcount != 1:
+                raise RoomMoved(f"cannot update room {code} ({self.url}): it is not stored"
+                                + (f" at epoch {epoch}" if epoch is not None else ""))
 
     def append_action(self, code: str, index: int, action: str, *,
-                      seats: list[dict[str, Any]] | None = None) -> None:
+                      seats: list[dict[str, Any]] | None = None, epoch: int | None = None) -> None:
         """Add action number ``index`` (0-based) to a room's game, and its seats when they changed
-        with it, in one transaction."""
+        with it, in one transaction, as the holder of ``epoch`` (``RoomMoved`` when it is not)."""
         if seats is not None:
             _check_json("room", seats=seats)
         with self._room_write(f"record a move of room {code}") as conn:
+            if epoch is not None:
+                # first: the room's row is locked until the commit, so a process taking the room
+                # over waits for this move and reads it, or this write waits and is refused
+                _hold(conn, code, epoch)
             conn.execute(insert(_ACTIONS), {"room": code, "idx": index, "action": action})
             if seats is not None:
                 conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(seats=seats))
 
-    def delete_room(self, code: str) -> None:
-        """Forget a room and its actions (nothing happens if it is not stored)."""
+    def delete_room(self, code: str, *, epoch: int | None = None) -> None:
+        """Forget a room and its actions (nothing happens if it is not stored, or, given
+        ``epoch``, if another process holds it now)."""
+        held = [] if epoch is None else [_ROOMS.c.epoch == epoch]
         with self._room_write(f"delete room {code}") as conn:
-            conn.execute(delete(_ACTIONS).where(_ACTIONS.c.room == code))
-            conn.execute(delete(_ROOMS).where(_ROOMS.c.code == code))
+            if conn.execute(delete(_ROOMS).where(_ROOMS.c.code == code, *held)).rowcount or epoch is None:
+                conn.execute(delete(_ACTIONS).where(_ACTIONS.c.room == code))
 
-    def load_rooms(self, codes: Collection[str] | None = None) -> list[StoredRoom]:
-        """Every stored room (or those of ``codes``) with its actions in order, oldest room first."""
+    def load_rooms(self, codes: Collection[str] | None = None, *, take: bool = False) -> list[StoredRoom]:
+        """Every stored room (or those of ``codes``) with its actions in order, oldest room first.
+        ``take``: this process takes the rooms over; their epochs are raised first, in the same
+        transaction, so that whoever held them before can write none of them again."""
         with self._session("read the open rooms") as s:
+            if take:
+                s.execute(update(_ROOMS).where(*[] if codes is None else [_ROOMS.c.code.in_(list(codes))])
+                          .values(epoch=_ROOMS.c.epoch + 1))
             actions: dict[str, list[str]] = {}
             which = [] if codes is None else [_ACTIONS.c.room.in_(list(codes))]
             for code, action in s.execute(select(_ACTIONS.c.room, _ACTIONS.c.action).where(*which)
@@ -568,7 +606,8 @@ class Storage:
                              .order_by(_ROOMS.c.created_at, _ROOMS.c.code)).mappings().all()
             return [StoredRoom(code=r["code"], status=r["status"], options=dict(r["options"]),
                                seed=r["seed"], seats=list(r["seats"]), created_at=_utc(r["created_at"]),
-                               clock_ms=r["clock_ms"], actions=actions.get(r["code"], [])) for r in rows]
+                               clock_ms=r["clock_ms"], actions=actions.get(r["code"], []),
+                               epoch=r["epoch"]) for r in rows]
 
     def has_room(self, code: str) -> bool:
         """Whether room ``code`` is kept (and not broken)."""
@@ -576,17 +615,29 @@ class Storage:
             return s.scalars(select(_ROOMS.c.code).where(_ROOMS.c.code == code,
                                                          _ROOMS.c.status != "broken")).first() is not None
 
+    def room_epoch(self, code: str) -> int | None:
+        """The epoch room ``code`` is held at now (None when it is not kept)."""
+        with self._session("read the open rooms") as s:
+            epoch = s.scalars(select(_ROOMS.c.epoch).where(_ROOMS.c.code == code)).first()
+            return None if epoch is None else int(epoch)
+
     def room_codes(self) -> list[str]:
         """The codes of the rooms kept, but for broken ones (cheap: no seats, no actions)."""
         with self._session("read the open rooms") as s:
             return list(s.scalars(select(_ROOMS.c.code).where(_ROOMS.c.status != "broken")))
 
-    def finish_room(self, code: str | None, entry: LogEntry) -> int:
+    def finish_room(self, code: str | None, entry: LogEntry, *, epoch: int | None = None) -> int:
         """Add a finished game to the log and forget its room (``code``), in one transaction:
-        a server that stops between the two can neither lose the game nor log it twice."""
+        a server that stops between the two can neither lose the game nor log it twice. Given
+        ``epoch``, the room's row must still be there at that epoch (``RoomMoved`` otherwise, and
+        nothing is logged): of two processes that both think they hold a room, one logs it."""
         _check_json("game", names=entry.names, options=entry.options, record=entry.record,
                     played_by=entry.played_by)
         with self._session("save the game") as s:
+            if code is not None and epoch is not None and s.connection().execute(
+                    delete(_ROOMS).where(_ROOMS.c.code == code, _ROOMS.c.epoch == epoch)).rowcount != 1:
+                raise RoomMoved(f"room {code} is no longer held at epoch {epoch}: its game is not "
+                                "logged here")
             row = _GameRow.from_entry(entry)
             row.room_code = code
             s.add(row)
@@ -673,6 +724,14 @@ def _filters(*, game: str | None = None, players: int | None = None, difficulty:
     if official is not None:
         out.append(_GameRow.official == official)
     return out
+
+
+def _hold(conn: Connection, code: str, epoch: int) -> None:
+    """Lock room ``code``'s row for this transaction if it is held at ``epoch``; else ``RoomMoved``."""
+    if conn.execute(update(_ROOMS).where(_ROOMS.c.code == code, _ROOMS.c.epoch == epoch)
+                    .values(epoch=epoch)).rowcount != 1:
+        raise RoomMoved(f"room {code} is held by another process now (or its game is logged): "
+                        f"a write at epoch {epoch} is refused")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

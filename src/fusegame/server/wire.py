@@ -38,6 +38,9 @@ MAX_ACTION = 200
 SIGNALS = ("need", "take", "wait")
 #: Paging through the BDT Log: no offset beyond what a 32-bit row id could reach.
 MAX_OFFSET = 2**31 - 1
+#: Close code for a socket whose room is held by another process now (its owner stopped or lost
+#: it): the page reconnects and is served by whichever process holds the room.
+CLOSE_MOVED = 1012
 #: A seat token is ``secrets.token_urlsafe(16)``: 22 characters of this alphabet.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
