@@ -66,11 +66,19 @@ class Replay:
         return {"step": step, "view": public_view(state)}
 
 
-class ReplayCache:
-    """The replays opened most recently (they are read from worker threads)."""
+#: The replays kept in memory: at most this many, and at most this many steps in all (a step, its
+#: events and its share of the checkpoints take about 1.7 kB: some 100 MB).
+CACHE_REPLAYS = 32
+CACHE_STEPS = 60_000
 
-    def __init__(self, size: int = 32) -> None:
+
+class ReplayCache:
+    """The replays opened most recently (they are read from worker threads), bounded in number and
+    in steps, the measure of their memory: the oldest go first."""
+
+    def __init__(self, size: int = CACHE_REPLAYS, steps: int = CACHE_STEPS) -> None:
         self.size = size
+        self.steps = steps
         self.items: OrderedDict[int, Replay] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -82,6 +90,10 @@ class ReplayCache:
         rep = load()
         with self.lock:
             self.items[key] = rep
-            if len(self.items) > self.size:
+            while len(self.items) > 1 and (len(self.items) > self.size or self.held() > self.steps):
                 self.items.popitem(last=False)
         return rep
+
+    def held(self) -> int:
+        """The steps of every replay kept."""
+        return sum(len(r.steps) for r in self.items.values())

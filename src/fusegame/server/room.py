@@ -44,6 +44,15 @@ log = logging.getLogger("fusegame.server")
 
 #: A spectator coming or going is told to the room's sockets at most this often (seconds).
 SPECTATOR_NEWS_S = 1.0
+#: What one room may cost. Its bots act at the pace it asks for (``bot_delay_ms``, 0 included) for
+#: their first ``BOT_BURST`` actions, then all together no faster than one action every
+#: ``BOT_FLOOR_S``: a room of bots at full speed that cannot win no longer holds a core for its
+#: whole clock. A game takes at most ``MAX_ACTIONS`` actions (games at a person's pace take 150 to
+#: 450): past it every move is refused and the clock ends the game; its rows, its replay and its
+#: place in the replays' cache stay bounded.
+BOT_BURST = 600
+BOT_FLOOR_S = 0.1
+MAX_ACTIONS = 5_000
 #: The door's bounds (``fusegame.server.wire``).
 MAX_MESSAGE = wire.MAX_MESSAGE
 MAX_CHAT = wire.MAX_CHAT
@@ -216,6 +225,8 @@ class Match:
     choice_due: dict[int, float] = field(default_factory=dict)  #: seat -> scheduler time of the pick
     #: made when first asked, let go when the game ends (its card models are most of a room's memory)
     planner: TeamPlanner | None = None
+    bot_actions: int = 0  #: the bots' actions so far (``BOT_BURST``)
+    next_bot_at: float = 0.0  #: past the burst, the scheduler time before which no bot acts
 
 
 _NO_MOVES = '{"place":[],"actions":[]}'
@@ -555,6 +566,9 @@ class Room:
         m = self.match
         assert m is not None
         state = m.state
+        if len(m.record.actions) >= MAX_ACTIONS and not isinstance(action, Tick):
+            raise IllegalAction(f"this game has made its {MAX_ACTIONS:,} moves, the most a game may: "
+                                "it ends when its clock runs out")
         stamped = with_time(action, max(self.now_ms(), state.time_ms))
         events = state.apply(stamped)
         m.record.actions.append(stamped)
@@ -785,6 +799,13 @@ class Room:
         m = self.match
         if m is None or m.state.outcome is not None or self.held_ms is not None:
             return
+        if len(m.record.actions) >= MAX_ACTIONS:  # nothing more to decide: the clock ends it
+            for t in [*m.bot_timers.values(), *m.choice_timers.values()]:
+                t.cancel()
+            m.bot_timers.clear()
+            m.choice_timers.clear()
+            m.choice_due.clear()
+            return
         decisions = m.state.to_act()
         for seat, timer in list(m.bot_timers.items()):
             if seat not in decisions or not self.seats[seat].bot_plays:
@@ -800,6 +821,10 @@ class Room:
             if self.seats[seat].bot_plays:
                 if seat not in m.bot_timers:
                     delay = self.options.bot_delay_ms / 1000 * self.rng.uniform(0.75, 1.25)
+                    if m.bot_actions >= BOT_BURST:
+                        now = self.scheduler.now()
+                        delay = max(delay, m.next_bot_at - now)
+                        m.next_bot_at = now + delay + BOT_FLOOR_S
                     m.bot_timers[seat] = self.scheduler.call_later(delay, partial(self._bot_act, seat))
             elif dec.kind == "give_up" and len(dec.options) == 1 and seat not in m.choice_timers:
                 # one eligible die: nothing to choose (I-11), but let the frame show it first
@@ -820,6 +845,7 @@ class Room:
         s = self.seats[seat]
         if s.kind == "human" and s.played == PERSON:
             s.played = PERSON_THEN_BOT  # written down with the action, before anyone sees it
+        m.bot_actions += 1
         try:
             action = self._bot_choice(seat)
             self.apply(action)
