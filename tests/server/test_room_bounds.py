@@ -3,15 +3,19 @@ moves at its cap and ends with its clock, and the replays kept in memory stay wi
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
 from fusegame import GameConfig
 from fusegame.server import room as room_module
+from fusegame.server.lobby import Lobby
 from fusegame.server.options import parse_options
 from fusegame.server.replays import Replay, ReplayCache
 from fusegame.server.room import Room
+from fusegame.server.storage import Storage
 from fusegame.sim import get_policy, play_game
 from roomclock import Clock, Page
 
@@ -91,3 +95,25 @@ def test_the_replays_kept_in_memory_stay_within_their_steps() -> None:
     # the oldest went to keep the newest within the bound
     assert list(cache.items) == [1, 2] and cache.held() == steps[1] + steps[2]
     assert cache.get(0, lambda: replays[0]) is replays[0] and cache.held() <= steps[1] + steps[2]
+
+
+def test_an_untimed_game_at_its_cap_is_let_go_once_everyone_has_left(bounds: None, tmp_path: Path) -> None:
+    async def main() -> None:
+        clock = Clock()
+        with Storage(f"sqlite:///{tmp_path / 'fuse.db'}") as storage:
+            lobby = Lobby(storage, clock)
+            room = lobby.open(parse_options({"players": 3, "difficulty": "insane", "bot_delay_ms": 0,
+                                             "timed": False, "hints": False, "seed": 7}))
+            seat = room.join("Ana")
+            page = Page(seat.index)
+            room.connect(page)
+            room.handle(page, '{"type": "fill_bots"}')
+            room.handle(page, '{"type": "ready", "ready": true}')
+            room.handle(page, '{"type": "bot", "seat": 0, "on": true}')
+            while actions(room) < CAP and room.status == "playing":
+                clock.advance(0.05)
+            assert room.stuck and room.code in lobby.rooms
+            room.disconnect(page)
+            assert lobby.rooms == {} and storage.load_rooms() == []
+
+    asyncio.run(main())

@@ -289,6 +289,12 @@ class Lobby:
             self._expire_later(room, LOBBY_IDLE_S)
         elif room.status == "over" and room.code in self._stored:
             self._drop(room)
+        elif room.stuck:  # an untimed game at its cap of moves: no clock will ever end it
+            log.warning("room %s: an untimed game at its cap of moves, left by everyone, is let go",
+                        room.code)
+            epoch = self._epoch.get(room.code)
+            self._drop(room)
+            self._write(room, partial(self.storage.delete_room, room.code, epoch=epoch))
 
     def _expire_later(self, room: Room, delay: float) -> None:
         old = self._expiry.pop(room.code, None)

@@ -553,6 +553,13 @@ class Room:
         first = [Event("dice_rolled", {"leader": state.leader, "dice": dice})] if dice else []
         self._changed(first)
 
+    @property
+    def stuck(self) -> bool:
+        """An untimed game that has made ``MAX_ACTIONS`` moves: it takes no more, and no clock ends it."""
+        m = self.match
+        return (self.status == "playing" and m is not None and m.state.config.time_limit is None
+                and len(m.record.actions) >= MAX_ACTIONS)
+
     def now_ms(self) -> int:
         assert self.match is not None
         if self.held_ms is not None:
@@ -805,6 +812,8 @@ class Room:
             m.bot_timers.clear()
             m.choice_timers.clear()
             m.choice_due.clear()
+            if self.stuck and not self.clients and self.host is not None:
+                self.host.room_idle(self)  # the bots played it there with nobody watching
             return
         decisions = m.state.to_act()
         for seat, timer in list(m.bot_timers.items()):
