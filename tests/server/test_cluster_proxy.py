@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -114,3 +115,29 @@ def test_a_game_played_through_a_round_robin_proxy_over_two_processes(proxy: str
     assert ana.welcomes[0]["seat"] == 0 and bo.welcomes[0]["seat"] == 1
     entry = httpx.get(f"{proxy}/api/log/{over_a['log_id']}").json()
     assert entry["names"] == ["Ana", "Bo"]
+
+
+def test_a_slow_client_sending_a_header_line_every_few_seconds_is_cut_off_by_the_proxy(proxy: str) -> None:
+    # slowloris: a request whose headers never end. nginx (deploy/nginx.conf) ends it, the game's
+    # processes never see it
+    host, port = proxy.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: fuse\r\n")
+        answer = b""
+        for i in range(12):  # 24 s of a line every 2 s: far more than the 10 s nginx allows
+            try:
+                sock.sendall(f"X-Slow-{i}: {i}\r\n".encode())
+            except OSError:
+                break
+            sock.settimeout(2)
+            try:
+                chunk = sock.recv(4096)
+            except TimeoutError:
+                continue
+            if not chunk:
+                break
+            answer += chunk
+        held = time.monotonic() - started
+    assert held < 16, f"the slow client was held {held:.0f} s"
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 408")
