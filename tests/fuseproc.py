@@ -28,7 +28,9 @@ class FuseServer:
                  args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
         self.args = args
-        self.env = env or {}  # over the test's own environment (FORWARDED_ALLOW_IPS, ...)
+        # over the test's own environment (FORWARDED_ALLOW_IPS, ...); the server's own files (the
+        # rooms it keeps while its database is away) in the test's folder, not the user's
+        self.env = {"FUSE_DATA_DIR": str(workdir), **(env or {})}
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"

@@ -83,7 +83,7 @@ def test_a_game_ended_while_the_log_is_away_is_logged_once_it_is_back(postgres_u
         assert games["games"][0]["score"]["total"] == waiting["outcome"]["score"]["total"]
 
 
-def test_a_server_stopping_while_a_game_waits_for_the_log_stops_at_once(postgres_url: str,  # noqa: F811
+def test_a_server_stopping_while_a_game_waits_for_the_log_stops_at_once_and_logs_it_later(postgres_url: str,  # noqa: F811
                                                                          tmp_path: Path) -> None:
     db = fresh_database(postgres_url)
     with FuseServer(db, tmp_path, args=("--no-rate-limits",)) as server:
@@ -94,10 +94,24 @@ def test_a_server_stopping_while_a_game_waits_for_the_log_stops_at_once(postgres
             async with connect(f"{server.ws_base}/ws/{code}?token={token}", max_size=None) as ws:
                 return await ended_with_the_log_away(ws, db)
 
-        assert asyncio.run(play())["log_waits"]
+        ended = asyncio.run(play())
+        assert ended["log_waits"]
         # the game waits for the log, trying again: a SIGTERM still stops the server at once
         start = time.monotonic()
         status = server.terminate(timeout=20)
         assert time.monotonic() - start < 10, "the server waited for the log instead of stopping"
         assert status in (0, -signal.SIGTERM)
         connections(db, True)
+        # started again with the database back: the game is logged as it was played, from the moves
+        # the stopping server kept in a file (the database had missed them), never played anew
+        server.start()
+        http = httpx.Client(base_url=server.base, timeout=30)
+        games = http.get("/api/log").json()
+        assert games["total"] == 1
+        logged, played = games["games"][0]["score"], ended["outcome"]["score"]
+        assert (logged["total"], logged["time"], logged["bombs"]) == (played["total"], played["time_bonus"],
+                                                                      played["bomb_points"])
+        assert games["games"][0]["reason"] == ended["outcome"]["reason"]
+        gone = http.get(f"/api/rooms/{code}").json()
+        assert (gone["reason"], gone["params"]) == ("finished", {"log_id": games["games"][0]["id"]})
+        assert "kept in" in server.output() and "are in the database now" in server.output()

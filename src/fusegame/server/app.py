@@ -166,6 +166,11 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         gc.set_threshold(*GC_THRESHOLDS)
         # every room that was open when the server stopped, however it stopped, is back before
         # the first request is served (in a cluster: those that no other process holds)
+        # first, the moves a server stopped while the database was away kept in files
+        back = await asyncio.to_thread(lobby.unspool)
+        if not back:
+            raise StorageError(f"the rooms kept while {storage.url} was away cannot be written to it "
+                               "yet: start the server again once it answers")
         if cluster is not None:
             try:
                 await cluster.start()

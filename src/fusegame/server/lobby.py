@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import signal
@@ -361,6 +362,48 @@ class Lobby:
             count += 1
         return count
 
+    def _spool(self, room: Room) -> None:
+        """The server stops with moves of ``room`` the database has not taken (it is away): keep
+        the room whole in a file, for ``unspool`` to write at the next start, so that the game is
+        neither lost nor resumed from a point its players had already passed."""
+        kept = self._stored_form(room)
+        kept.epoch = self._epoch.get(room.code, 0)  # 0: it has no row yet
+        if kept.status == "over":
+            kept.status = "playing"  # replayed to its end at the next start, then logged
+        try:
+            where = self.storage.spool_room(kept)
+        except OSError as e:
+            log.error("room %s: its last moves could not be kept anywhere (%s): they are lost",
+                      room.code, e)
+            return
+        if where is not None:
+            log.error("room %s could not be written to the database; it is kept in %s until the "
+                      "next start", room.code, where)
+
+    def unspool(self) -> bool:
+        """Write the rooms ``_spool`` kept into the database (when the server starts, before the
+        rooms are resumed). False when the database is still away: the rooms stay in their files,
+        and none may be resumed from the database's older copy."""
+        for path, kept in self.storage.spooled():
+            try:
+                held = self.storage.room_epoch(kept.code)
+                if kept.epoch == 0 and held is None:
+                    self.storage.save_room(dataclasses.replace(kept, epoch=1))
+                else:
+                    self.storage.save_room(kept, replacing=True)
+                log.warning("room %s: its moves kept in %s are in the database now", kept.code, path)
+            except RoomMoved:
+                log.error("room %s is held by another process, or its game was logged: the copy "
+                          "kept in %s is set aside", kept.code, path)
+                path.replace(path.with_suffix(".set-aside"))
+                continue
+            except StorageError as e:
+                log.error("the rooms kept in %s cannot be written yet (%s): none is resumed",
+                          path.parent, e)
+                return False
+            path.unlink()
+        return True
+
     async def stores_done(self) -> None:
         """Wait until every finished game on its way to the log is there."""
         while self._tasks:
@@ -379,6 +422,9 @@ class Lobby:
                     seats = [s.stored() for s in room.seats]
                     self._write(room, partial(self.storage.update_room, room.code, seats=seats,
                                               clock_ms=room.held_ms, epoch=self._epoch.get(room.code)))
+            for room in list(self.rooms.values()):
+                if room.durable and room.code in self._unsaved and room.code not in self._stored:
+                    self._spool(room)
         await self.stores_done()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + FLUSH_S

@@ -24,6 +24,8 @@ transaction; a problem with the database is raised as ``StorageError`` with one 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import hashlib
 import json
 import os
 import threading
@@ -366,15 +368,20 @@ class StoredRoom:
 
 
 # ================================================================== storage
+def data_dir() -> Path:
+    """``$FUSE_DATA_DIR``, else the user's data directory (``$XDG_DATA_HOME/fusegame``, normally
+    ``~/.local/share/fusegame``); not created here."""
+    env = os.environ.get("FUSE_DATA_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "fusegame"
+
+
 def default_url() -> str:
     """The log's default place: ``fuse.db`` in ``$FUSE_DATA_DIR``, else in the user's data directory
     (``$XDG_DATA_HOME/fusegame``, normally ``~/.local/share/fusegame``), created when missing."""
-    env = os.environ.get("FUSE_DATA_DIR")
-    if env:
-        base = Path(env).expanduser()
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME")
-        base = (Path(xdg) if xdg else Path.home() / ".local" / "share") / "fusegame"
+    base = data_dir()
     try:
         base.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -404,6 +411,9 @@ class Storage:
             raise StorageError(f"cannot open database {url!r}: not a database URL ({URL_HELP})") from None
         #: the URL as given, with any password hidden (for messages)
         self.url: str = given.render_as_string(hide_password=True)
+        #: where rooms the database could not take when the server stopped wait for it (a folder
+        #: beside a SQLite file; in the data directory for a server database; none in memory)
+        self.spool: Path | None = _spool_for(given)
         self._engine = self._create_engine(given)
         # An in-memory database is a single shared connection: one lock keeps two threads'
         # transactions from interleaving on it. A file has a connection per thread, and SQLite's
@@ -647,6 +657,30 @@ class Storage:
                 s.execute(delete(_ROOMS).where(_ROOMS.c.code == code))
             return row.id
 
+    # -- rooms the database could not take ---------------------------------------------------
+    def spool_room(self, room: StoredRoom) -> Path | None:
+        """Keep ``room`` whole in a file until the database can take it (``spooled``): a server
+        stopping while the database is away must not lose the moves it could not write. Returns
+        the file (None when there is nowhere to keep it: a database in memory)."""
+        if self.spool is None:
+            return None
+        self.spool.mkdir(parents=True, exist_ok=True)
+        path = self.spool / f"{room.code}.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({**dataclasses.asdict(room), "created_at": _iso(room.created_at)}))
+        tmp.replace(path)  # whole or not at all
+        return path
+
+    def spooled(self) -> list[tuple[Path, StoredRoom]]:
+        """The rooms kept by ``spool_room``, with their files."""
+        if self.spool is None or not self.spool.is_dir():
+            return []
+        kept = []
+        for path in sorted(self.spool.glob("*.json")):
+            d = json.loads(path.read_text())
+            kept.append((path, StoredRoom(**{**d, "created_at": datetime.fromisoformat(d["created_at"])})))
+        return kept
+
     # -- reading ---------------------------------------------------------------------------
     def game_of_room(self, code: str) -> int | None:
         """The log id of the game played in room ``code`` once the room is gone, or None."""
@@ -724,6 +758,13 @@ def _filters(*, game: str | None = None, players: int | None = None, difficulty:
     if official is not None:
         out.append(_GameRow.official == official)
     return out
+
+
+def _spool_for(url: URL) -> Path | None:
+    if url.drivername.startswith("sqlite"):
+        return None if url.database in (None, "", ":memory:") else Path(f"{url.database}.unsaved-rooms")
+    where = hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()[:12]
+    return data_dir() / f"unsaved-rooms-{where}"
 
 
 def _hold(conn: Connection, code: str, epoch: int) -> None:
