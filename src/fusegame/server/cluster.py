@@ -148,6 +148,7 @@ class Cluster:
         self.reachable = True
         self.handlers: dict[str, Callable[[Room, dict[str, Any]], Awaitable[tuple[int, Any]]]] = {}
         lobby.on_drop = self._dropped
+        lobby.fenced = True
 
     # ================================================================== starting and stopping
     async def start(self) -> None:

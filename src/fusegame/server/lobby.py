@@ -135,6 +135,9 @@ class Lobby:
         #: the epoch each room's row was written or taken at (``fusegame.server.storage.RoomMoved``);
         #: a room with none has no row yet
         self._epoch: dict[str, int] = {}
+        #: whether writes name their epoch (set by ``fusegame.server.cluster``: one process alone
+        #: holds every room it has, and saves the database a look at the row on every move)
+        self.fenced = False
         #: told of every room that leaves memory (the cluster gives up its lease on it)
         self.on_drop: Callable[[Room], None] | None = None
 
@@ -200,17 +203,17 @@ class Lobby:
 
     def room_changed(self, room: Room) -> None:
         if not room.durable:  # a match from a scenario: there is nothing to bring back
-            self._write(room, partial(self.storage.delete_room, room.code, epoch=self._epoch.get(room.code)))
+            self._write(room, partial(self.storage.delete_room, room.code, epoch=self._fence(room)))
             return
         seats = [s.stored() for s in room.seats]
         self._write(room, partial(self.storage.update_room, room.code, status=room.status, seats=seats,
-                                  epoch=self._epoch.get(room.code)))
+                                  epoch=self._fence(room)))
 
     def action_recorded(self, room: Room, action: Action, seats: list[dict[str, Any]] | None) -> None:
         assert room.match is not None
         index = len(room.match.record.actions) - 1
         self._write(room, partial(self.storage.append_action, room.code, index, str(action), seats=seats,
-                                  epoch=self._epoch.get(room.code)))
+                                  epoch=self._fence(room)))
 
     async def still_held(self, room: Room) -> bool:
         """Whether the database still has ``room`` at the epoch this lobby holds it at (a process
@@ -224,6 +227,11 @@ class Lobby:
             return True
         self.lost(room, RoomMoved(f"room {room.code} is held at epoch {epoch} now"))
         return False
+
+    def _fence(self, room: Room) -> int | None:
+        """The epoch ``room``'s writes must find, where other processes may take rooms over (a
+        cluster); None on a server of its own, whose writes need no fence."""
+        return self._epoch.get(room.code) if self.fenced else None
 
     def lost(self, room: Room, why: Exception | None = None) -> None:
         """Another process holds ``room`` now: stop it here without a word more to its pages
@@ -257,7 +265,7 @@ class Lobby:
                 # when the server is back)
                 log_id = await asyncio.to_thread(self.storage.finish_room,
                                                  room.code if room.durable else None, entry,
-                                                 epoch=self._epoch.get(room.code))
+                                                 epoch=self._fence(room))
             except RoomMoved as e:
                 self.lost(room, e)  # the process that holds it now logs it
                 return
@@ -293,7 +301,7 @@ class Lobby:
         elif room.stuck:  # an untimed game at its cap of moves: no clock will ever end it
             log.warning("room %s: an untimed game at its cap of moves, left by everyone, is let go",
                         room.code)
-            epoch = self._epoch.get(room.code)
+            epoch = self._fence(room)
             self._drop(room)
             self._write(room, partial(self.storage.delete_room, room.code, epoch=epoch))
 
@@ -310,7 +318,7 @@ class Lobby:
         if room.status == "over":
             self._drop(room)  # sockets still open keep their own reference until they close
         elif room.status == "lobby" and not room.clients:
-            epoch = self._epoch.get(room.code)
+            epoch = self._fence(room)
             self._drop(room)  # a socket still open re-arms this when it closes
             self._write(room, partial(self.storage.delete_room, room.code, epoch=epoch))
 
@@ -401,7 +409,7 @@ class Lobby:
                 log.error("the rooms kept in %s cannot be written yet (%s): none is resumed",
                           path.parent, e)
                 return False
-            path.unlink()
+            path.unlink(missing_ok=True)
         return True
 
     async def stores_done(self) -> None:
@@ -421,7 +429,7 @@ class Lobby:
                 if room.durable and room.status != "over":
                     seats = [s.stored() for s in room.seats]
                     self._write(room, partial(self.storage.update_room, room.code, seats=seats,
-                                              clock_ms=room.held_ms, epoch=self._epoch.get(room.code)))
+                                              clock_ms=room.held_ms, epoch=self._fence(room)))
             for room in list(self.rooms.values()):
                 if room.durable and room.code in self._unsaved and room.code not in self._stored:
                     self._spool(room)

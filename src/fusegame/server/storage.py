@@ -768,9 +768,11 @@ def _spool_for(url: URL) -> Path | None:
 
 
 def _hold(conn: Connection, code: str, epoch: int) -> None:
-    """Lock room ``code``'s row for this transaction if it is held at ``epoch``; else ``RoomMoved``."""
-    if conn.execute(update(_ROOMS).where(_ROOMS.c.code == code, _ROOMS.c.epoch == epoch)
-                    .values(epoch=epoch)).rowcount != 1:
+    """Lock room ``code``'s row for this transaction if it is held at ``epoch``; else ``RoomMoved``.
+    PostgreSQL locks the row (``FOR UPDATE``) until the commit; SQLite has one writer at a time, and a
+    write after a read that another process has overtaken fails instead of committing."""
+    held = conn.execute(select(_ROOMS.c.epoch).where(_ROOMS.c.code == code).with_for_update()).scalar()
+    if held != epoch:
         raise RoomMoved(f"room {code} is held by another process now (or its game is logged): "
                         f"a write at epoch {epoch} is refused")
 
