@@ -178,3 +178,16 @@ def test_the_engine_s_setup_matches_the_decks_it_deals() -> None:
         assert len(g.deck) == s.face_down + s.fuse_cards
         assert (s.sparks > 0) == (g.sparks is not None) and s.roles == (len(g.roles.cards) if g.roles else 0)
         assert s.dice_total == len(config.dice_set.colours)
+
+
+def test_one_address_logs_a_few_table_games_an_hour_not_a_page_of_them(db: str) -> None:
+    # the default limits: six an hour from one address, then a 429 that says when to try again;
+    # another address is not held back by it
+    with TestClient(create_app(db)) as c:
+        answers = [save(c, won=False, bombs={"2": 3}).status_code for _ in range(8)]
+        assert answers == [201] * 6 + [429] * 2
+        refused = save(c, won=False, bombs={"2": 3})
+        assert "saved table games" in refused.json()["detail"] and int(refused.headers["Retry-After"]) > 0
+        other = TestClient(c.app, client=("203.0.113.9", 5000))
+        assert save(other, won=False, bombs={"2": 3}).status_code == 201
+        assert c.get("/api/log", params={"source": "table"}).json()["total"] == 7

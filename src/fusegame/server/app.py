@@ -418,7 +418,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     @app.post("/api/log/table", status_code=201)
     async def save_table_game(request: Request) -> dict[str, Any]:
         """A game played with the box at a real table, its score counted by its players."""
-        count("create", address_of(request), "saved table games")
+        count("table", address_of(request), "saved table games")
         body = wire.parse_json(await _body(request))
         try:
             entry = table_entry(body)

@@ -51,6 +51,9 @@ REDIS_PAUSE_S = 5.0
 
 RATE_LIMITS: dict[str, str] = {
     "create": "20/minute;200/hour",
+    # a game played with the box, logged by hand: a table's evening is a few games, and one address
+    # cannot fill the Log's first page (50 games) with made-up ones in a day
+    "table": "6/hour;20/day",
     "join": "60/minute",
     "lookup": "240/minute",
     "miss": "30/minute;300/hour",
