@@ -150,6 +150,12 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     (``fusegame.server.cluster``): rooms have one owner each, and the rate limits are counted there."""
     storage = Storage(db_url or default_url())
     lobby = Lobby(storage)
+    # first of all, the rooms a server stopped while the database was away kept in files: none is
+    # resumed from the database's older copy
+    if not lobby.unspool():
+        storage.close()
+        raise StorageError(f"the rooms kept while {storage.url} was away cannot be written to it yet: "
+                           "start the server again once it answers")
     tutorial = Tutorial()
     replays = ReplayCache()
     rates = Rates(rate_limits, storage_uri=redis_url)
@@ -166,11 +172,6 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         gc.set_threshold(*GC_THRESHOLDS)
         # every room that was open when the server stopped, however it stopped, is back before
         # the first request is served (in a cluster: those that no other process holds)
-        # first, the moves a server stopped while the database was away kept in files
-        back = await asyncio.to_thread(lobby.unspool)
-        if not back:
-            raise StorageError(f"the rooms kept while {storage.url} was away cannot be written to it "
-                               "yet: start the server again once it answers")
         if cluster is not None:
             try:
                 await cluster.start()
