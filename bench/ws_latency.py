@@ -334,6 +334,12 @@ class Team:
         self.address = f"127.1.{index // 250}.{index % 250 + 1}" if bench.spread else None
         self.http = bench.http if self.address is None else httpx.AsyncClient(
             base_url=bench.url, timeout=30, transport=httpx.AsyncHTTPTransport(local_address=self.address))
+        #: one client per server: the bench's own, or with --with-limits bound to this team's address
+        #: (room creations counted on Redis for one address would all be refused)
+        self.https = bench.https if self.address is None else [self.http] + [
+            httpx.AsyncClient(base_url=u, timeout=30,
+                              transport=httpx.AsyncHTTPTransport(local_address=self.address))
+            for u in bench.urls[1:]]
 
     async def run(self, start_delay: float) -> None:
         b = self.bench
@@ -356,7 +362,7 @@ class Team:
         # with several processes the room is created on one and its players spread over all of
         # them, as a load balancer without sticky sessions would send them
         n = len(b.urls)
-        create = self.http if n == 1 else b.https[self.index % n]
+        create = self.http if n == 1 else self.https[self.index % n]
         r = await create.post("/api/rooms", json={"players": b.per_match, "difficulty": "standard",
                                                   "bot_delay_ms": 0, "seed": seed})
         r.raise_for_status()
@@ -364,7 +370,7 @@ class Team:
         match = Match(st, b.per_match)
         tokens = []
         for k, p in enumerate(self.players):
-            http = self.http if n == 1 else b.https[(self.index + k) % n]
+            http = self.http if n == 1 else self.https[(self.index + k) % n]
             r = await http.post(f"/api/rooms/{code}/join", json={"name": p.name, "seat": k})
             r.raise_for_status()
             tokens.append(r.json()["token"])
@@ -504,7 +510,9 @@ class Bench:
         for h in self.https:
             await h.aclose()
         for t in teams:
-            if t.http is not self.http:
+            for h in t.https if t.https is not self.https else []:
+                await h.aclose()
+            if t.http is not self.http and t.http not in t.https:
                 await t.http.aclose()
 
         server = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
