@@ -223,9 +223,10 @@ class Lobby:
             epoch = await asyncio.to_thread(self.storage.room_epoch, room.code)
         except StorageError:
             return True
-        if epoch is None or room.code not in self._epoch or epoch == self._epoch[room.code]:
-            return True
-        self.lost(room, RoomMoved(f"room {room.code} is held at epoch {epoch} now"))
+        if room.code in self._stored or room.code not in self._epoch or epoch == self._epoch[room.code]:
+            return True  # its game logged here, or a room not written yet, or still ours
+        self.lost(room, RoomMoved(f"room {room.code} is held at epoch {epoch} now" if epoch is not None
+                                  else f"room {room.code} has left the database (its game is logged)"))
         return False
 
     def _fence(self, room: Room) -> int | None:
