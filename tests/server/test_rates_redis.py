@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from fusegame.server.guard import REDIS_DEADLINE_S, Rates
 from redisproc import RedisServer
@@ -41,6 +42,20 @@ def test_two_processes_share_their_counts_on_redis(redis_server: RedisServer) ->
     # the fourth, on either process, is over the limit of three a minute
     assert two.hit("create", "10.0.0.1") is not None
     assert one.hit("create", "10.0.0.2") is None  # another address counts apart
+
+
+def test_a_socket_s_frames_are_counted_in_its_process_not_on_redis(redis_server: RedisServer) -> None:
+    # every frame of every socket is counted: a round trip to Redis for each one held the event
+    # loop. A socket lives on one process, so its frames are counted there
+    one, two = (Rates({**LIMITS, "message": "3/minute"}, redis_server.url) for _ in range(2))
+    assert [one.hit("message", "10.0.0.1") for _ in range(4)][-1] is not None  # the flood is held
+    assert two.hit("message", "10.0.0.1") is None  # the other process counts its own sockets
+    with redis.Redis.from_url(redis_server.url) as r:
+        keys = [k.decode() for k in r.keys("*")]
+    assert not [k for k in keys if "message" in k]
+    one.hit("create", "10.0.0.1")  # a request, counted on Redis for every process
+    with redis.Redis.from_url(redis_server.url) as r:
+        assert [k for k in r.keys("*") if b"create" in k]
 
 
 def test_a_redis_killed_mid_game_costs_one_short_wait_and_the_limits_still_hold(
