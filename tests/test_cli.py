@@ -362,3 +362,16 @@ def test_every_countdown_event_prints_in_words() -> None:
     assert not raw
     for kind in ("spark_drawn", "spark_defused", "role_used", "turn_ended"):
         assert kind in kinds, sorted(kinds)
+
+
+@pytest.mark.parametrize("args", [["sim", "--games", "2", "--plot"],
+                                  ["cards", "analyze", "--trials", "1", "--plot"]])
+def test_plot_without_matplotlib_says_how_to_install_it(tmp_path: Path, args: list[str]) -> None:
+    # the base install leaves matplotlib out: --plot fails at once, in one line, with the command
+    blocked = ("import sys; sys.modules['matplotlib'] = None; from fusegame.cli import main; "
+               f"sys.argv = ['fuse', *{args + [str(tmp_path / 'chart.png')]!r}]; main()")
+    proc = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    said = (proc.stdout + proc.stderr).strip()
+    assert "pip install 'fusegame[plot]'" in said and "Traceback" not in said and len(said.splitlines()) == 1
+    assert not (tmp_path / "chart.png").exists()

@@ -286,7 +286,8 @@ def cards_analyze(
                          "the N-th roll offered to it (repeatable; default 4 and 8).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as a JSON list.")] = False,
     plot_file: Annotated[Path | None, typer.Option("--plot", help="Write a PNG of mean rolls by "
-                                                                   "points (matplotlib).")] = None,
+                                                                   "points. Needs pip install "
+                                                                   "fusegame\\[plot].")] = None,
     check: Annotated[bool, typer.Option("--check", help="Exit 1 when the means per points value do "
                                                         "not strictly rise with points.")] = False,
 ) -> None:
@@ -301,6 +302,9 @@ def cards_analyze(
             raise ValueError(f"--dice-per-roll must be from 1 to {len(dice)} (the dice in the bag)")
         if any(n < 1 for n in budgets):
             raise ValueError("--within must be at least 1 roll")
+        if plot_file is not None:
+            from fusegame.sim.plot import require_matplotlib
+            require_matplotlib()
         if plot_file is not None and not plot_file.absolute().parent.is_dir():
             raise ValueError(f"cannot write the plot {plot_file}: no directory {plot_file.parent}")
         cards, origin = cards_to_analyse(card_set, None if cards_file is None else str(cards_file))
@@ -537,7 +541,8 @@ def sim(
                                          "pip install fusegame\\[cluster].")] = None,
     plot_file: Annotated[Path | None, typer.Option(
         "--plot", metavar="FILE.png", help="Also draw the win rate by difficulty and the score "
-                                           "distributions to FILE.")] = None,
+                                           "distributions to FILE. Needs pip install "
+                                           "fusegame\\[plot].")] = None,
 ) -> None:
     """Simulate batches of games with bots, for one configuration or a grid of them.
 

@@ -16,9 +16,21 @@ from fusegame.sim.grid import CellResult, format_pace
 MAX_HISTOGRAMS = 6
 
 
+PLOT_EXTRA = "charts need matplotlib, which the base install leaves out: pip install 'fusegame[plot]'"
+
+
+def require_matplotlib() -> None:
+    """``ValueError`` with the command that installs it when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ValueError(PLOT_EXTRA) from None
+
+
 def check_plot_path(path: str | Path) -> None:
-    """Refuse, before any games are played, a chart file that could not be written: a missing
-    folder or a format matplotlib does not draw (``ValueError``)."""
+    """Refuse, before any games are played, a chart file that could not be written: matplotlib
+    missing, a missing folder or a format matplotlib does not draw (``ValueError``)."""
+    require_matplotlib()
     from matplotlib.backend_bases import FigureCanvasBase
 
     target = Path(path)
