@@ -31,29 +31,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from fuseproc import FuseServer  # noqa: E402
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc (Linux only)")
-
-
-def never_reading(port: int, code: str) -> socket.socket:
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.connect(("127.0.0.1", port))
-    s.sendall((f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-               "Sec-WebSocket-Version: 13\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += s.recv(1)
-    if not head.startswith(b"HTTP/1.1 101"):
-        raise RuntimeError(f"the socket was refused: {head[:80]!r}")
-    return s
+from fuseproc import FuseServer, never_reading_spectator, rss_mb  # noqa: E402
 
 
 def closed_by_server(s: socket.socket) -> bool:
@@ -102,7 +80,7 @@ def main() -> None:
         code = http.post("/api/rooms", json={"players": 5, "difficulty": "insane", "bot_delay_ms": 0,
                                              "seed": 11, "hints": False}).json()["code"]
         token = http.post(f"/api/rooms/{code}/join", json={"name": "Ana"}).json()["token"]
-        stuck = [never_reading(server.port, code) for _ in range(args.sockets)]
+        stuck = [never_reading_spectator(server.port, code) for _ in range(args.sockets)]
         before = rss_mb(server.pid)
         frames = asyncio.run(reader(server.ws_base, code, token, args.seconds))
         after = rss_mb(server.pid)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 Frame = dict[str, Any]
 
@@ -62,3 +64,25 @@ class Player:
                 if self.think:
                     await asyncio.sleep(self.think)
                 await ws.send(json.dumps({"type": "act", "action": offered[tried]}))
+
+
+class Server(Protocol):
+    ws_base: str
+
+
+async def seated(player: Player, servers: Sequence[Server], code: str, first: int = 0,
+                 headers: dict[str, str] | None = None) -> Frame:
+    """A page that plays its seat to the end of the game, opening its socket on ``servers[first]``
+    and again on the next process (as a load balancer would send it) whenever the socket closes."""
+    for attempt in range(3000):
+        server = servers[(first + attempt) % len(servers)]
+        try:
+            async with connect(f"{server.ws_base}/ws/{code}?token={player.token}", open_timeout=5,
+                               additional_headers=headers) as ws:
+                over = await player.play(ws)
+                if over is not None:
+                    return over
+        except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
+            pass
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{player.name} never saw the end of the game in room {code}")

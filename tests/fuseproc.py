@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -100,3 +101,27 @@ def rooms_held(base: str, until: int, wait: float = 10) -> int:
         if rooms == until or time.monotonic() > deadline:
             return rooms
         time.sleep(0.05)
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory in MB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc (Linux only)")
+
+
+def never_reading_spectator(port: int, code: str) -> socket.socket:
+    """A WebSocket opened as a spectator whose page never reads again (a tiny receive window)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    s.sendall((f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(1)
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise RuntimeError(f"the socket was refused: {head[:80]!r}")
+    return s

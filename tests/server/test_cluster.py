@@ -17,9 +17,8 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from clusterpages import Frame, Player
+from clusterpages import Frame, Player, seated
 from fuseproc import FuseServer
 from redisproc import RedisServer
 
@@ -194,22 +193,6 @@ def test_a_socket_relayed_by_a_process_that_dies_leaves_its_seat(
                 await asyncio.sleep(0.2)
 
     asyncio.run(main())
-
-
-async def seated(player: Player, servers: list[FuseServer], code: str) -> Frame:
-    """A page that plays its seat to the end of the game, opening its socket again on the next
-    process (as a load balancer would send it) whenever the socket closes."""
-    for attempt in range(2000):
-        server = servers[attempt % len(servers)]
-        try:
-            async with connect(f"{server.ws_base}/ws/{code}?token={player.token}", open_timeout=5) as ws:
-                over = await player.play(ws)
-                if over is not None:
-                    return over
-        except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
-            pass
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{player.name} never saw the end of the game")
 
 
 async def after_states(player: Player, n: int, games: asyncio.Future[Any]) -> None:

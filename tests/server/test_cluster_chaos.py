@@ -23,9 +23,8 @@ import httpx
 import psycopg
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from clusterpages import Frame, Player
+from clusterpages import Frame, Player, seated
 from fuseproc import FuseServer
 from pgserver import fresh_database, postgres_url  # noqa: F401
 from redisproc import RedisServer
@@ -66,22 +65,6 @@ class Statuses:
         return r
 
 
-async def seated(page: Page, servers: list[FuseServer], first: int, code: str) -> Frame:
-    """The page plays its seat to the end, opening its socket on the next process whenever it closes."""
-    for attempt in range(3000):
-        server = servers[(first + attempt) % len(servers)]
-        try:
-            async with connect(f"{server.ws_base}/ws/{code}?token={page.token}", open_timeout=5,
-                               additional_headers={"X-Forwarded-For": page.address}) as ws:
-                over = await page.play(ws)
-                if over is not None:
-                    return over
-        except (ConnectionClosed, InvalidStatus, OSError, TimeoutError):
-            pass
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{page.name} never saw the end of the game in room {code}")
-
-
 @pytest.fixture
 def three(tmp_path: Path, postgres_url: str) -> Iterator[tuple[RedisServer, list[FuseServer], str]]:  # noqa: F811
     db = fresh_database(postgres_url)
@@ -120,7 +103,8 @@ def test_redis_killed_then_frozen_under_three_processes_every_room_logged_once(
                     await ws.send(json.dumps({"type": "ready", "ready": True}))
                     await ws.recv()
         pages = [p for _, seats in rooms for p, _ in seats]
-        games = asyncio.gather(*(asyncio.gather(*(seated(p, servers, at, code) for p, at in seats))
+        games = asyncio.gather(*(asyncio.gather(*(seated(p, servers, code, at, {"X-Forwarded-For": p.address})
+                                                   for p, at in seats))
                                  for code, seats in rooms))
 
         async def states(n: int) -> None:

@@ -34,13 +34,17 @@ def bots_only(clock: Clock) -> tuple[Room, Page]:
     """A 5-player Insane room at full speed (``bot_delay_ms: 0``), every seat a bot."""
     room = Room("BOUNDSBOUNDS", parse_options({"players": 5, "difficulty": "insane", "bot_delay_ms": 0,
                                                "hints": False, "seed": 7}), clock, host=None)
-    seat = room.join("Ana")
-    page = Page(seat.index)
+    return room, hand_to_bots(room)
+
+
+def hand_to_bots(room: Room) -> Page:
+    """Ana takes a seat, fills the others with bots, starts the game and hands her seat to a bot."""
+    page = Page(room.join("Ana").index)
     room.connect(page)
-    room.handle(page, '{"type": "fill_bots"}')
-    room.handle(page, '{"type": "ready", "ready": true}')
-    room.handle(page, '{"type": "bot", "seat": 0, "on": true}')
-    return room, page
+    for message in ('{"type": "fill_bots"}', '{"type": "ready", "ready": true}',
+                    '{"type": "bot", "seat": 0, "on": true}'):
+        room.handle(page, message)
+    return page
 
 
 def actions(room: Room) -> int:
@@ -104,12 +108,7 @@ def test_an_untimed_game_at_its_cap_is_let_go_once_everyone_has_left(bounds: Non
             lobby = Lobby(storage, clock)
             room = lobby.open(parse_options({"players": 3, "difficulty": "insane", "bot_delay_ms": 0,
                                              "timed": False, "hints": False, "seed": 7}))
-            seat = room.join("Ana")
-            page = Page(seat.index)
-            room.connect(page)
-            room.handle(page, '{"type": "fill_bots"}')
-            room.handle(page, '{"type": "ready", "ready": true}')
-            room.handle(page, '{"type": "bot", "seat": 0, "on": true}')
+            page = hand_to_bots(room)
             while actions(room) < CAP and room.status == "playing":
                 clock.advance(0.05)
             assert room.stuck and room.code in lobby.rooms

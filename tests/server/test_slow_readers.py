@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import time
 from pathlib import Path
 
@@ -15,33 +14,11 @@ import pytest
 from websockets.asyncio.client import connect
 
 from fusegame.server.room import BOT_BURST
-from fuseproc import FuseServer
+from fuseproc import FuseServer, never_reading_spectator, rss_mb
 
 pytestmark = pytest.mark.timeout(180)
 
 SOCKETS = 40
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
-
-
-def never_reading_spectator(port: int, code: str) -> socket.socket:
-    """A WebSocket opened as a spectator whose page never reads again (a tiny receive window)."""
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.connect(("127.0.0.1", port))
-    s.sendall((f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-               "Sec-WebSocket-Version: 13\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += s.recv(1)
-    assert head.startswith(b"HTTP/1.1 101"), head
-    return s
 
 
 def test_spectators_that_never_read_do_not_fill_the_server_s_memory(tmp_path: Path) -> None:
