@@ -25,7 +25,7 @@ from fusegame.rules.games import COUNTDOWN_DICE, FUSE_DICE
 #: each game's dice (the table's rows): the dice of each colour set, and the die types in play
 DICE = {
     "fuse": (FUSE_DICE, {c: 5 for c in COLOURS}, 30),  # 5 colours x 6 faces, no split dice
-    # four of each colour and five split dice, each colour in two of them (RULES.md A.2, I-07)
+    # four of each colour and five split dice, each colour in two of them (docs/rules.md A.2, I-07)
     "countdown": (COUNTDOWN_DICE, {**{c: 4 for c in COLOURS}, RED | BLUE: 1, BLUE | GREEN: 1,
                                    GREEN | YELLOW: 1, YELLOW | BLACK: 1, BLACK | RED: 1},
                   60),  # 5 single + 5 split colour sets, 6 faces each

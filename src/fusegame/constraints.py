@@ -5,7 +5,7 @@ Die types are small integers (``fusegame.dice.die_type``) and sets of types are 
 as bit masks, so the hot path is table look-ups and ``&``. Results are memoised per state: games
 revisit the same card states again and again.
 
-Reference: RULES.md D.1 (the checks in order), D.5 (order), D.6 (feasibility), D.9 (a constraint is
+Reference: docs/rules.md D.1 (the checks in order), D.5 (order), D.6 (feasibility), D.9 (a constraint is
 checked once, when its last die goes on), D.10 (safe dice).
 """
 
@@ -111,7 +111,7 @@ class CompiledCard:
     """One card's requirements as tables, for one set of die types in play.
 
     ``types_in_play`` is the mask of die types the game's dice can show; the feasibility rule asks
-    whether *some* dice of those types could complete the card (RULES.md G-19: availability in the
+    whether *some* dice of those types could complete the card (docs/rules.md G-19: availability in the
     bag is ignored). ``feasibility=False`` is the "strict FUSE" option.
     """
 

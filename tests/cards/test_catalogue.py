@@ -1,5 +1,5 @@
 """The reconstructed catalogues, FUSE (src/fusegame/cards/data/fuse.toml) and FUSE: Countdown
-(countdown.toml), against shared/CARDS.md and RULES.md A.2, A.4-A.7, D.2, D.3: the printed counts,
+(countdown.toml), against shared/CARDS.md and docs/rules.md A.2, A.4-A.7, D.2, D.3: the printed counts,
 the icon vocabulary, the rulebook's example cards, completability with each set's dice, notation
 round-trips, the difficulty of the cards by points, and what ``fuse cards`` shows for each set.
 
@@ -69,7 +69,7 @@ PHOTOGRAPHED: list[tuple[int, str]] = [
     (6, "stacks: 1|2 3|4 5|6 / R|Y K|B R|G"),
 ]
 
-#: The FUSE rulebook's example cards (RULES.md H-01 .. H-09) that are not also photographed cards.
+#: The FUSE rulebook's example cards (docs/rules.md H-01 .. H-09) that are not also photographed cards.
 FUSE_RULEBOOK: dict[str, str] = {
     "H-01": "? =c|n ? =c|n ?",  # colour-or-number chain
     "H-03": "pyramid: G 3 / K",
@@ -79,7 +79,7 @@ FUSE_RULEBOOK: dict[str, str] = {
     "H-09": "3 1",  # reading (a)
 }
 
-#: The Countdown rulebook's example cards (RULES.md H-12 .. H-16), in our notation.
+#: The Countdown rulebook's example cards (docs/rules.md H-12 .. H-16), in our notation.
 COUNTDOWN_RULEBOOK: dict[str, str] = {
     "H-12": "stack: # < # # < #",  # L1 #, L2 greater than L1, L3 #, L4 greater than L3
     "H-13": "wall: Y K B / R . G",  # lower Y K B, upper R on Y and G on B
@@ -95,7 +95,7 @@ TEXT_FUSES = {
 }
 
 
-# -- the icon vocabulary (RULES.md D.2) --------------------------------------------------------------
+# -- the icon vocabulary (docs/rules.md D.2) --------------------------------------------------------------
 
 def _alts(s: CardShape) -> list[tuple[tuple[int, int], ...]]:
     return [sl.pred.alts for sl in s.slots if sl.pred.kind is PredKind.ONE_OF and not sl.pred.hashed]
@@ -242,7 +242,7 @@ def all_cards(cat: Catalogue) -> list[BombCard]:
     return [*cat.bombs, *cat.sparks]
 
 
-# -- counts (shared/CARDS.md, RULES.md A.2) -------------------------------------------------------
+# -- counts (shared/CARDS.md, docs/rules.md A.2) -------------------------------------------------------
 
 def test_bomb_cards_with_the_chosen_point_split(card_set: CardSet) -> None:
     cat = catalogue(card_set.name)

@@ -75,7 +75,7 @@ def layouts_and_rows(draw: st.DrawFn) -> tuple[Layout, list[list[bool]]]:
 
 
 def supports_of(layout: Layout, rows: list[list[int]], n: int) -> list[tuple[int, ...]]:
-    """Written independently of the parser: which slots each slot rests on (RULES.md D.5)."""
+    """Written independently of the parser: which slots each slot rests on (docs/rules.md D.5)."""
     sup: list[tuple[int, ...]] = [()] * n
     for r, row in enumerate(rows):
         for j, s in enumerate(row):

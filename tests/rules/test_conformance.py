@@ -601,13 +601,13 @@ def assert_conforms(config: GameConfig, seed: int, **kw: Any) -> GameState:
 @pytest.mark.parametrize("seed", SEEDS, ids=lambda s: f"seed{s}")
 @pytest.mark.parametrize("cfg", TABLE_CONFIGS, ids=_id)
 def test_conformance(cfg: dict[str, Any], seed: int) -> None:
-    """Every game of the table (RULES.md A.9, B.6, F.1, F.3, F.4)."""
+    """Every game of the table (docs/rules.md A.9, B.6, F.1, F.3, F.4)."""
     assert_conforms(table_config(**cfg), seed)
 
 
 @pytest.mark.parametrize("cfg", MODULE_CONFIGS, ids=_id)
 def test_conformance_modules(cfg: dict[str, Any]) -> None:
-    """FUSE with each subset of the Countdown modules (RULES.md F.2)."""
+    """FUSE with each subset of the Countdown modules (docs/rules.md F.2)."""
     assert_conforms(table_config(**cfg), SEEDS[0])
 
 

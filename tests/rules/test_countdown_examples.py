@@ -1,8 +1,8 @@
-"""RULES.md's Countdown worked examples (H-12 .. H-16) and the Countdown parts of H-17, as tests.
+"""docs/rules.md's Countdown worked examples (H-12 .. H-16) and the Countdown parts of H-17, as tests.
 
 Each position is a scenario document (``fusegame.scenario``: inline YAML here, or a file under
 ``tests/scenarios/countdown_*.yaml``) driven through the public API only: ``legal_actions``,
-``apply``, ``to_act``, ``chance_outcomes`` / ``apply_chance``. Slots are 0-based in actions (RULES.md
+``apply``, ``to_act``, ``chance_outcomes`` / ``apply_chance``. Slots are 0-based in actions (docs/rules.md
 writes S1/L1 for slot 0). Cards, sparks and fuse cards are ad hoc notations, so the tests do not
 depend on the reconstructed Countdown catalogue. Unless a test says otherwise the game is a solo
 Countdown game (quota 3; a complete card may be defused at once, C.2 Step 3) with feasibility on.

@@ -1,4 +1,4 @@
-"""Fuse cards (RULES.md A.5, C.2.1, C.3, G-33, G-36, G-37, G-46, G-48, I-10, I-18): Countdown's three
+"""Fuse cards (docs/rules.md A.5, C.2.1, C.3, G-33, G-36, G-37, G-46, G-48, I-10, I-18): Countdown's three
 text cards and the symbol cards that show a colour and a number.
 
 Rules shared by the games (safe dice, split dice, "roll a 6") are checked in every game that has

@@ -1,9 +1,9 @@
-"""RULES.md's worked examples (H-01 .. H-11) and the FUSE parts of H-17, as tests.
+"""docs/rules.md's worked examples (H-01 .. H-11) and the FUSE parts of H-17, as tests.
 
 Each position is written as a scenario document (``fusegame.scenario``) and driven through the public
 API only: ``legal_actions``, ``apply``, ``to_act``, ``chance_outcomes`` / ``apply_chance``. Slots are
-0-based in actions (RULES.md writes S1/L1 for slot 0). Unless a test says otherwise the game is solo
-(quota 3, RULES.md H: "use a 1-2 player game") with feasibility on.
+0-based in actions (docs/rules.md writes S1/L1 for slot 0). Unless a test says otherwise the game is solo
+(quota 3, docs/rules.md H: "use a 1-2 player game") with feasibility on.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The table of games (``rules.games``): each row's facts, what follows from its parts of the rules,
-the modules, and ``GameConfig`` reading the row (RULES.md A.9, B.5, B.6, C.1, C.2, F)."""
+the modules, and ``GameConfig`` reading the row (docs/rules.md A.9, B.5, B.6, C.1, C.2, F)."""
 
 from __future__ import annotations
 

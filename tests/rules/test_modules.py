@@ -1,4 +1,4 @@
-"""Combining the sets (RULES.md F): the five Countdown modules for FUSE alone and together,
+"""Combining the sets (docs/rules.md F): the five Countdown modules for FUSE alone and together,
 integrated sets, epic games, and the configuration errors that guard them.
 
 Uses the built-in catalogue (FUSE cards F01-F54 / FZ*, Countdown cards C01-C52, sparks S01-S30,

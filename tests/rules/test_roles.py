@@ -1,4 +1,4 @@
-"""The seven Countdown roles (RULES.md A.7, D.9, F.2, G-27, G-29, G-34, G-35), through ``apply`` with
+"""The seven Countdown roles (docs/rules.md A.7, D.9, F.2, G-27, G-29, G-34, G-35), through ``apply`` with
 the actions' text forms.
 
 The deal and the Logistics Specialist's sparks are checked in every game with role cards (Countdown,

@@ -1,4 +1,4 @@
-"""Step 4: the sparks drawn for dice not taken (RULES.md C.2 Step 4, F.2, F.3, G-27, G-28, G-37,
+"""Step 4: the sparks drawn for dice not taken (docs/rules.md C.2 Step 4, F.2, F.3, G-27, G-28, G-37,
 H-17.6, H-17.10), in every game with spark cards: Countdown, the integrated and epic games and FUSE
 with the Spark module.
 

@@ -1,4 +1,4 @@
-"""Countdown's five-step turn and its end (RULES.md A.9.2, B.3.2-B.5, C.2, C.2.3, E.2, E.3, G-24,
+"""Countdown's five-step turn and its end (docs/rules.md A.9.2, B.3.2-B.5, C.2, C.2.3, E.2, E.3, G-24,
 G-38, G-43, H-17.3/8/15): the deal, Step 3 (complete cards wait for it; 1-2 players may defuse
 early), the clock that stops when a small team saves the ship mid-turn, and the score.
 

@@ -1,4 +1,4 @@
-"""The turn (RULES.md A.10, C.1, C.3, E.1): the roll, the distribution and the decisions that block
+"""The turn (docs/rules.md A.10, C.1, C.3, E.1): the roll, the distribution and the decisions that block
 everything else until they are made, in every game of the table; and FUSE's own turn flow that the
 rulebook examples do not cover one by one: placing on a card just taken (G-22), the stacks setup's
 optional fuse reveal and its win, the leader's penalty order."""

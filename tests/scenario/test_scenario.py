@@ -473,7 +473,7 @@ def test_bad_documents_raise_only_scenario_errors(edits: list[tuple[str, Any]]) 
 def test_engine_state_data_keeps_the_colour_of_every_die() -> None:
     """Engine bug: ``GameState.to_dict`` writes the dice with ``DiceSet.text()``, which groups them in
     canonical colour-set order, not die-id order; ``from_dict`` parses that text back, so with split
-    dice listed in another order (RULES.md I-07's cycle ends with K/R) die ids change colour: die 21,
+    dice listed in another order (docs/rules.md I-07's cycle ends with K/R) die ids change colour: die 21,
     B/G, comes back as R/K, while ``==`` (which compares ``to_dict``) still says the states are equal.
     ``dump_scenario`` avoids it by writing such dice one colour set per die."""
     g = scenario_from_text('dice: "4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R"\nplayers: [[F10]]\nrow: [F01]\n')

@@ -49,7 +49,7 @@ def test_the_setup_of_countdown_for_three_at_expert_is_the_rulebook_s(client: Te
     r = client.get("/api/computer/setup", params=COUNTDOWN_3_EXPERT)
     assert r.status_code == 200, r.text
     s = r.json()
-    # RULES.md A.9.2 (3 players, Expert: 29), B.4 (hands of 2 from the deck, a row of 5, roles,
+    # docs/rules.md A.9.2 (3 players, Expert: 29), B.4 (hands of 2 from the deck, a row of 5, roles,
     # the spark deck), B.5 (1 to 10 fuse cards from Expert up), A.2 (Countdown's 25 dice)
     assert (s["deck"], s["hands_in_deck"], s["hand_size"], s["row"], s["face_down"]) == (29, True, 2, 5, 18)
     assert s["hand_rule"] == {"kind": "pair", "limit": 3}

@@ -62,7 +62,7 @@ def test_countdown_for_three_at_expert_lays_out_the_rulebook_s_figures(server: S
     page.get_by_test_id("link-computer").click()  # one click from the home page
     expect(page.get_by_test_id("lay-out")).to_be_visible()
     choose(page, "countdown", 3, "expert")
-    # RULES.md A.9.2: 3 players at Expert build a bomb deck of 29; the hands (2 each) come from it,
+    # docs/rules.md A.9.2: 3 players at Expert build a bomb deck of 29; the hands (2 each) come from it,
     # 5 go face up in the row: 29 - 6 - 5 = 18 face down. B.4: one role each; fuse cards from
     # Expert up, 1 to 10 of them (6 unless the team says); the spark deck; Countdown's 25 dice.
     expect(page.get_by_test_id("setup-deck")).to_contain_text("29")

@@ -41,7 +41,7 @@ from fusegame.rng import Rng
 #: The 30 die types a FUSE roll can show (five single colours x six faces).
 FUSE_TYPES: tuple[int, ...] = tuple(die_type(c, f) for c in COLOURS for f in FACES)
 
-#: FUSE: Countdown's 25 dice with the default split pairs (RULES.md A.2: 4 of each colour plus five
+#: FUSE: Countdown's 25 dice with the default split pairs (docs/rules.md A.2: 4 of each colour plus five
 #: split dice in a cycle R/B, B/G, G/Y, Y/K, K/R). The catalogue loader checks split-die cards
 #: against the same dice.
 COUNTDOWN_DICE: DiceSet = DiceSet.parse("4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R")

@@ -264,7 +264,7 @@ class BombCard:
 
 
 class FuseEffect(str, Enum):
-    """What a fuse card does when it is turned over (RULES.md A.5)."""
+    """What a fuse card does when it is turned over (docs/rules.md A.5)."""
 
     SYMBOL = "symbol"  #: every player returns one die matching a colour or number shown
     SPARK = "spark"  #: "All players must draw a spark card."
@@ -298,12 +298,12 @@ class FuseCard:
 
     @property
     def needs(self) -> str:
-        """The module this card needs to make sense ('' for none): RULES.md F.2."""
+        """The module this card needs to make sense ('' for none): docs/rules.md F.2."""
         return {FuseEffect.SPARK: "sparks", FuseEffect.LOSE_ROLES: "roles"}.get(self.effect, "")
 
 
 class Ability(str, Enum):
-    """The seven Countdown roles (RULES.md A.7). Only the leader's role is active."""
+    """The seven Countdown roles (docs/rules.md A.7). Only the leader's role is active."""
 
     CUTTER = "cutter"  #: before the draw name a colour; each rolled die of it may change colour or number
     OPERATIONS_ENGINEER = "operations-engineer"  #: the same for a named number

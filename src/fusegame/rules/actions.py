@@ -269,7 +269,7 @@ class RerollUnused(Action):
 
 @dataclass(frozen=True, init=False)
 class Defuse(Action):
-    """1-2 player Countdown: defuse a complete card before Step 3 (RULES.md C.2 Step 3)."""
+    """1-2 player Countdown: defuse a complete card before Step 3 (docs/rules.md C.2 Step 3)."""
 
     card: str = arg(CARD, "")
 
@@ -302,7 +302,7 @@ class Name(Action):
 
 @dataclass(frozen=True, init=False)
 class Recolour(Action):
-    """Give a rolled, unplaced die a temporary colour (it reverts once placed: RULES.md D.9)."""
+    """Give a rolled, unplaced die a temporary colour (it reverts once placed: docs/rules.md D.9)."""
 
     die: int = arg(DIE, -1)
     colour: str = arg(COLOUR, "")

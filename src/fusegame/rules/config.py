@@ -1,4 +1,4 @@
-"""Game configuration: which game, players, difficulty, setups, modules, options (RULES.md A.9,
+"""Game configuration: which game, players, difficulty, setups, modules, options (docs/rules.md A.9,
 B, F, G).
 
 One ``GameConfig`` describes every way of playing: FUSE (with any of the five Countdown modules),
@@ -63,7 +63,7 @@ class GameConfig:
     inventory (e.g. other split pairs: ``"4R 4B 4G 4Y 4K 1K/Y ..."``).
     ``time_limit`` is in seconds (``None``: untimed practice, scored but marked unofficial).
     ``feasibility=False`` is the "strict FUSE" option: placements that leave a card impossible are
-    allowed (RULES.md D.6.4). ``level_counts`` (advanced setups) maps point level -> cards; when
+    allowed (docs/rules.md D.6.4). ``level_counts`` (advanced setups) maps point level -> cards; when
     omitted the total is spread evenly over the levels. ``cards`` replaces the built-in catalogue.
     ``shuffle_sparks`` shuffles the spark discards when they become the new spark deck instead of
     turning the pile over (G-36).
@@ -154,7 +154,7 @@ class GameConfig:
 
     @cached_property  # derived once: validation, setup and from_dict all ask
     def dice_set(self) -> DiceSet:
-        """The dice in the bag (RULES.md A.1, A.2, F.3, I-07)."""
+        """The dice in the bag (docs/rules.md A.1, A.2, F.3, I-07)."""
         if self.dice is not None:
             return DiceSet.parse(self.dice)
         spec = self.spec
@@ -184,7 +184,7 @@ class GameConfig:
     @cached_property  # derived once: validation, setup and from_dict all ask
     def playable(self) -> Catalogue:
         """The cards a game is set up from: the catalogue minus every card that needs something
-        not in play (RULES.md F.2: split dice, roles, sparks; F.3: the role fuse card and the
+        not in play (docs/rules.md F.2: split dice, roles, sparks; F.3: the role fuse card and the
         split-die cards in epic games), and minus FUSE's 6-point cards unless they are asked for."""
         cat = self.catalogue
         split = self.split_dice and self.spec.split_cards
@@ -240,7 +240,7 @@ class GameConfig:
     @property
     def levels(self) -> tuple[int, ...]:
         """The levels of the advanced setups: one per point value among the bomb cards in play
-        (RULES.md B.6: 1-4 in FUSE, 6 with the 6-point cards, 1-6 with Countdown's bomb cards)."""
+        (docs/rules.md B.6: 1-4 in FUSE, 6 with the 6-point cards, 1-6 with Countdown's bomb cards)."""
         return tuple(sorted({b.points for b in self.playable.bombs}))
 
     def counts_per_level(self) -> dict[int, int]:

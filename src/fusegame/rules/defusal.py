@@ -1,4 +1,4 @@
-"""Defusing a complete card (RULES.md C.1.3, C.2 Step 3, C.2.2, E): its dice go back in the bag,
+"""Defusing a complete card (docs/rules.md C.1.3, C.2 Step 3, C.2.2, E): its dice go back in the bag,
 a bomb goes to the score pile and its owner takes a replacement from the row (or a stack), which
 is refilled from the deck; a spark goes to the discards with no replacement. When the middle runs
 out of bombs the game may be won at once (FUSE), the remaining bombs may be turned face down while

@@ -1,4 +1,4 @@
-"""How a game ends, decided in one place (RULES.md E): lost when the clock reaches 0:00 or the bag
+"""How a game ends, decided in one place (docs/rules.md E): lost when the clock reaches 0:00 or the bag
 is empty when dice must be drawn; won when the ship is saved: no bomb card left in the middle, no
 spark in play, and at Insane and Heroic no bomb card in front of a player either."""
 

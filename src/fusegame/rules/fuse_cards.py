@@ -1,4 +1,4 @@
-"""Fuse cards going off (RULES.md A.5, C.1.5, C.2.1): a symbol card takes a matching die from every
+"""Fuse cards going off (docs/rules.md A.5, C.1.5, C.2.1): a symbol card takes a matching die from every
 player; Countdown's text cards make every player draw a spark, lose their role ability until they
 defuse a bomb card, or roll a 6 before the game goes on. Each card scores 2 points."""
 

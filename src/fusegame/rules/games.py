@@ -1,7 +1,7 @@
 """The table of games: FUSE, FUSE: Countdown, the integrated sets, epic games and the five modules.
 
 Every fact that tells one game from another is a field of its row here, the way python-chess
-declares its variants: how many players, which deck-size table (RULES.md A.9), which dice, the top
+declares its variants: how many players, which deck-size table (docs/rules.md A.9), which dice, the top
 difficulty, the steps of a turn, which rule components are in play, how many fuse cards. A module
 is a small row of changes applied to FUSE's row. ``GameConfig``, the command line, the server's
 options and the scenario reader all read this table; nothing else repeats these facts.
@@ -42,7 +42,7 @@ class Difficulty(str, Enum):
 
 
 class Game(str, Enum):
-    """Which rules frame the game (RULES.md F.4)."""
+    """Which rules frame the game (docs/rules.md F.4)."""
 
     FUSE = "fuse"  #: FUSE, optionally with Countdown modules
     COUNTDOWN = "countdown"  #: FUSE: Countdown on its own
@@ -51,7 +51,7 @@ class Game(str, Enum):
 
 
 class Module(str, Enum):
-    """The five Countdown expansion modules for FUSE (RULES.md F.2)."""
+    """The five Countdown expansion modules for FUSE (docs/rules.md F.2)."""
 
     ROLES = "roles"  #: add the role cards
     BOMBS = "bombs"  #: Countdown's bomb cards instead of FUSE's
@@ -86,7 +86,7 @@ PARTS = ("penalty", "sparks", "roles", "step3", "stacks")
 
 FUSE_DICE = "5R 5B 5G 5Y 5K"
 #: Countdown's dice: four of each colour and five split dice; the pairs are a cycle in which every
-#: colour appears twice (only black/yellow is named in the rulebook: RULES.md A.2, I-07).
+#: colour appears twice (only black/yellow is named in the rulebook: docs/rules.md A.2, I-07).
 COUNTDOWN_DICE = "4R 4B 4G 4Y 4K 1R/B 1B/G 1G/Y 1Y/K 1K/R"
 ROW_SIZE = 5
 
@@ -144,7 +144,7 @@ class GameSpec:
     game: Game
     title: str  #: the name on the box
     players: tuple[int, int]  #: fewest and most players
-    deck_sizes: DeckTable  #: players -> bomb cards per difficulty column (RULES.md A.9)
+    deck_sizes: DeckTable  #: players -> bomb cards per difficulty column (docs/rules.md A.9)
     hands_in_deck: bool  #: the starting hands are dealt from the built deck (Countdown, G-04)
     hand_limit: int  #: a two-card hand needs a card worth at most this (B.3)
     dice: str  #: the dice in the bag
@@ -212,7 +212,7 @@ class GameSpec:
 @dataclass(frozen=True)
 class ModuleSpec:
     """A Countdown module for FUSE: the fields of FUSE's row it changes and the parts of the rules
-    it adds and takes away (RULES.md F.2)."""
+    it adds and takes away (docs/rules.md F.2)."""
 
     module: Module
     title: str

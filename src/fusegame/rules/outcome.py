@@ -1,4 +1,4 @@
-"""How a game ended and what it scored (RULES.md A.8, E.1, E.3)."""
+"""How a game ended and what it scored (docs/rules.md A.8, E.1, E.3)."""
 
 from __future__ import annotations
 

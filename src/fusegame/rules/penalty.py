@@ -1,4 +1,4 @@
-"""FUSE's penalty for untaken dice (RULES.md C.1.7, G-21, G-27): every rolled die nobody took is
+"""FUSE's penalty for untaken dice (docs/rules.md C.1.7, G-21, G-27): every rolled die nobody took is
 rolled again, one at a time, in the order the leader chooses, and every player gives up a die
 that shares its colour or shows its number; the rerolled die goes back in the bag. A Logistics
 Specialist leading (the Role module) may first send one untaken die back free."""

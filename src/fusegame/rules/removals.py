@@ -1,4 +1,4 @@
-"""Giving up dice (RULES.md C.3): a fuse card or a penalty roll makes every player return one
+"""Giving up dice (docs/rules.md C.3): a fuse card or a penalty roll makes every player return one
 matching die from an unfinished card to the bag, if they have one that is not safe; each chooses
 which (a player with exactly one such die gives it up at once). The choices are made together,
 so they wait in the queue as one ``removals`` item until every player has chosen."""

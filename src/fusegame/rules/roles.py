@@ -1,4 +1,4 @@
-"""Role cards (RULES.md A.7, G-27, G-29, G-34, G-35, G-46): one per player, and what the leader may
+"""Role cards (docs/rules.md A.7, G-27, G-29, G-34, G-35, G-46): one per player, and what the leader may
 do with theirs to the dice of the turn's roll.
 
 Only the leader's role works, and only while its card is face up. Abilities act on the main roll
@@ -139,7 +139,7 @@ class Roles(Part):
         return 1 if self.active(g) is Ability.LOGISTICS_SPECIALIST else 0
 
     def default_bonus(self, g: GameState) -> bool:
-        """A Logistics Specialist leading this turn's roll (RULES.md A.7): one more die, quota + 1."""
+        """A Logistics Specialist leading this turn's roll (docs/rules.md A.7): one more die, quota + 1."""
         return g.phase in AFTER_ROLL and self.active(g) is Ability.LOGISTICS_SPECIALIST
 
     def mark_eligible(self, g: GameState, drawn: Sequence[int]) -> None:

@@ -1,4 +1,4 @@
-"""Setting up a game (RULES.md B.1-B.6, F): roles, the bomb deck and the hands, the row or the
+"""Setting up a game (docs/rules.md B.1-B.6, F): roles, the bomb deck and the hands, the row or the
 level stacks, the fuse cards, the spark deck and the first leader; then the first roll."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def new_game(config: GameConfig, seed: int, chance: bool = True) -> GameState:
-    """Set up a game (RULES.md B.1-B.6, F) and roll the first turn's dice.
+    """Set up a game (docs/rules.md B.1-B.6, F) and roll the first turn's dice.
 
     The same config and seed always give the same game. ``chance=False`` stops before the first
     roll so that a solver can enumerate it.

@@ -1,4 +1,4 @@
-"""Spark cards (RULES.md A.4, C.2 Step 4, C.2.2, F.2): penalty cards that work like small bombs.
+"""Spark cards (docs/rules.md A.4, C.2 Step 4, C.2.2, F.2): penalty cards that work like small bombs.
 
 A player draws sparks for the dice they did not take (Step 4) and when a "draw a spark" fuse card
 goes off; a complete spark is discarded (+2 points) and needs no replacement. An empty spark deck

@@ -1,4 +1,4 @@
-"""FUSE's level stacks setup (RULES.md B.6): instead of a row and a deck, one face-up stack of bomb
+"""FUSE's level stacks setup (docs/rules.md B.6): instead of a row and a deck, one face-up stack of bomb
 cards per level, and the fuse cards face down beside them. A player who defuses a card may first
 reveal a fuse card (it goes off at once: +2 points, and it hurts), then takes the top card of a
 stack of their choice. Nothing is refilled; the game is won when the stacks are empty."""

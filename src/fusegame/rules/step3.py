@@ -1,4 +1,4 @@
-"""Countdown's Step 3 (RULES.md C.2 Step 3, E.2): complete cards are not defused the moment their
+"""Countdown's Step 3 (docs/rules.md C.2 Step 3, E.2): complete cards are not defused the moment their
 last die goes on, but together once the dice are distributed, the leader's seat first, each bomb's
 owner taking a replacement from the row. With 1-2 players a complete card may be defused early, in
 the middle of the distribution, so the remaining dice can go on its replacement; if that saves the

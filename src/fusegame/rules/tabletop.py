@@ -1,4 +1,4 @@
-"""What to lay out for a game played with the box at a real table (RULES.md A.9, B.1-B.6, F).
+"""What to lay out for a game played with the box at a real table (docs/rules.md A.9, B.1-B.6, F).
 
 The figures come from the same table of games and the same ``GameConfig`` the engine sets a game up
 from, so the Ship's Computer's checklist can never disagree with a digital game of the same options.

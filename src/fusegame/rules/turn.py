@@ -1,4 +1,4 @@
-"""The turn (RULES.md C.1, C.2): the leader draws and rolls, the players claim and place dice, then
+"""The turn (docs/rules.md C.1, C.2): the leader draws and rolls, the players claim and place dice, then
 the steps that follow the distribution in this game (``GameConfig.turn_steps``: FUSE's penalty
 rolls, or Countdown's Step 3 and Step 4), and the bag passes to the next leader.
 

@@ -34,7 +34,7 @@ _PHASES = {"roll": Phase.ROLL, "distribute": Phase.DISTRIBUTE, "penalty": Phase.
            "defuse": Phase.DEFUSE, "sparks": Phase.SPARKS}
 #: fuse card symbols used when the catalogue has too few fuse cards (see _Builder.catalogue)
 _PAD_FUSES = ("1", "2", "3", "4", "5", "6", "R", "B", "G", "Y", "K")
-#: the rulebook's text fuse cards (RULES.md A.5), for ``fuse:spark`` and friends
+#: the rulebook's text fuse cards (docs/rules.md A.5), for ``fuse:spark`` and friends
 _FUSE_TEXTS = {e: EFFECTS[e.value] for e in FuseEffect if e is not FuseEffect.SYMBOL}
 
 

@@ -642,7 +642,7 @@ class Builder(CardBook):
         return Cause("unstated")
 
     def check_endgame(self, g: GameState) -> None:
-        """The middle, the face-down hand cards and the stopped clock agree (RULES.md C.2.2, E)."""
+        """The middle, the face-down hand cards and the stopped clock agree (docs/rules.md C.2.2, E)."""
         cfg = g.config
         middle = g.middle_has_bombs()
         duds = g.sparks.duds if g.sparks is not None else []
@@ -658,7 +658,7 @@ class Builder(CardBook):
                         raise ScenarioError(f"players[{p}].cards[{c}]",
                                             f"with no bomb card left in the middle and sparks in play, "
                                             f"{hc.card} is face down: list it under players[{p}].duds "
-                                            "(RULES.md C.2.2)")
+                                            "(docs/rules.md C.2.2)")
         saved = not middle and not g.sparks_in_play() and not (
             cfg.difficulty.top and any(not g.is_spark(hc.card) for hand in g.hands for hc in hand))
         # E.2: with one or two players the clock stops and the turn's dice may still be placed, which

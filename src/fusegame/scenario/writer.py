@@ -165,5 +165,5 @@ def write(g: GameState) -> dict[str, Any]:
     if g.outcome is not None:
         doc["outcome"] = g.outcome.to_dict()
     if not all(reachable(g.card_rules(hc.card), hc.types) for hand in g.hands for hc in hand):
-        doc["check_cards"] = False  # e.g. a die placed with a temporary colour (RULES.md D.9)
+        doc["check_cards"] = False  # e.g. a die placed with a temporary colour (docs/rules.md D.9)
     return doc

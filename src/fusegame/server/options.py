@@ -20,7 +20,7 @@ from fusegame.rules.games import GAMES
 #: How long a bot waits before each action unless the room says otherwise: about a person's pace.
 DEFAULT_BOT_DELAY_MS = 1500
 MAX_BOT_DELAY_MS = 10_000
-#: RULES.md I-11: a penalty choice left open this long is made at random.
+#: docs/rules.md I-11: a penalty choice left open this long is made at random.
 CHOICE_TIMEOUT_S = 10.0
 #: A player whose connection has been gone this long during a game is replaced by a bot (until
 #: they come back), so the others are not left waiting and an abandoned game is still played out.

@@ -532,7 +532,7 @@ class Room:
             self.start()
 
     def start(self, state: GameState | None = None) -> None:
-        """Deal and make the first roll; the clock starts now (RULES.md I-05). ``state`` starts the
+        """Deal and make the first roll; the clock starts now (docs/rules.md I-05). ``state`` starts the
         match from another position instead (a scenario, for tests); its time is the clock's 0."""
         if state is None:
             state = new_game(self.options.config, self.seed)

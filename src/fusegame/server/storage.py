@@ -100,7 +100,7 @@ class RoomMoved(StorageError):
 # ================================================================== entries
 @dataclass(frozen=True)
 class LogScore:
-    """A game's score as the log shows it (RULES.md E.3)."""
+    """A game's score as the log shows it (docs/rules.md E.3)."""
 
     total: int
     win: int
