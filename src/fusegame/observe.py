@@ -25,7 +25,7 @@ from fusegame.cards.model import FuseEffect
 from fusegame.constraints import EMPTY
 from fusegame.dice import COLOURS, LETTERS, TYPE_LABELS, colours_text
 from fusegame.pace import PaceLine, far_behind
-from fusegame.rules.config import Game, GameConfig, quota
+from fusegame.rules.config import quota
 from fusegame.rules.ending import clock_ms
 from fusegame.rules.fuse_cards import RollSix
 from fusegame.rules.outcome import score
@@ -33,17 +33,11 @@ from fusegame.rules.removals import NO_SPARK, Removals
 from fusegame.rules.schema import Part
 from fusegame.rules.sparks import SparkDraws
 from fusegame.rules.state import GameState, Phase
+from fusegame.rules.titles import game_title as game_title  # re-exported for the log, CLI, server
 from fusegame.rules.views import card_view, die_view
 from fusegame.words import cause_text
 
 VIEW_VERSION = 3  #: 3: parts and pending decisions from their declarations; dice given up carry a cause
-
-
-def game_title(cfg: GameConfig) -> str:
-    """``FUSE``, ``FUSE + roles, sparks``, ``FUSE: Countdown``, ``FUSE + FUSE: Countdown (epic)``."""
-    if cfg.game is Game.FUSE:
-        return "FUSE" + (" + " + ", ".join(m.value for m in cfg.modules) if cfg.modules else "")
-    return cfg.spec.title
 
 
 def _bag_counts(state: GameState) -> dict[str, int]:

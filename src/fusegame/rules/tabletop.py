@@ -18,6 +18,7 @@ from typing import Any
 from fusegame.dice import colours_text
 from fusegame.rules.config import GameConfig
 from fusegame.rules.games import ROW_SIZE, Setup
+from fusegame.rules.titles import game_title  # the one title the log and the server use
 
 #: B.3.3: a solo hand shows at least this many different values.
 SOLO_DISTINCT = 3
@@ -76,8 +77,6 @@ class TableSetup:
 
 def table_setup(config: GameConfig) -> TableSetup:
     """The setup of ``config``'s game for people with the box (B.1-B.6, F)."""
-    from fusegame.observe import game_title  # the one title the log and the server use
-
     spec = config.spec
     players = config.players
     hands = config.hand_size * players

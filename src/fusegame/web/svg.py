@@ -38,6 +38,7 @@ from fusegame.cards.model import (
 from fusegame.cards.notation import parse, print_clause
 from fusegame.cards.words import Lang, card_title, card_words, pred_words
 from fusegame.dice import COLOURS, LETTERS, NAMES
+from fusegame.web.symbols import symbol_words
 
 #: Die and tile colours by letter; the one palette every drawing uses.
 DIE_COLOURS: dict[str, str] = {"R": "#d32f2f", "B": "#1565c0", "G": "#2e7d32", "Y": "#fbc02d",
@@ -916,10 +917,10 @@ def catalogue_page(catalogue: Catalogue, card_set: str | None = None, lang: Lang
                         for title, figs in groups)
         sections.append(f'<section class="set" id="set-{set_name}"><h2>{escape(_SET_TITLES[set_name])}'
                         f"</h2>{inner}</section>")
-    from fusegame.web.legend import legend  # the legend draws with this module
-
-    symbols = "".join(f'<li><span class="pic">{item.svg}</span><span>{escape(item.text)}</span></li>'
-                      for item in legend(lang))
+    # the legend of the symbols, drawn as fusegame.web.legend draws it (legend imports this module,
+    # never the other way round: both read the symbols and their words from fusegame.web.symbols)
+    symbols = "".join(f'<li><span class="pic">{symbol_svg(symbol, lang=lang)}</span>'
+                      f"<span>{escape(text)}</span></li>" for symbol, text in symbol_words(lang))
     sections.insert(0, f'<section class="legend" id="legend"><h2>{escape(w["legend"])}</h2>'
                        f"<ul>{symbols}</ul></section>")
     other = "es" if lang == "en" else "en"
