@@ -121,7 +121,6 @@ def test_sim_text_output() -> None:
     (["sim", "--policy", "play:courage=2"], "planner weight 'courage=2': write NAME=VALUE"),
     (["sim", "--policy", "team:dud_gain=lots"], "planner weight dud_gain: 'lots' is not a number"),
     (["sim", "--policy", "search:6x4"], "the roll-out search is now rollout:6x4"),
-    (["sim", "--policy", "rollout:lots"], "write SAMPLESxTURNS[pPLANS]"),
     (["sim", "--games", "0"], "at least 1"),
     (["sim", "--cards", "/no/such/file.toml"], "cannot read file"),
     (["sim", "--players", "many"], "--players"),

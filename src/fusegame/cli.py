@@ -423,9 +423,7 @@ PolicyOpt = Annotated[str, typer.Option(
                      "search the same planner given the analysis budget (more next rolls and "
                      "plans looked at, bigger cards solved exactly; up to about a second a "
                      "roll); team:NAME=VALUE,..., play:NAME=VALUE,... or search:NAME=VALUE,... "
-                     "change the planner's weights; rollout[:SxT] the team planner with S "
-                     "sampled futures played T turns ahead for each card choice (default 6x4; it "
-                     "wins less often than play).")]
+                     "change the planner's weights.")]
 
 
 def _players(players: int | None, game: str) -> int:

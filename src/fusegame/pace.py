@@ -3,7 +3,7 @@
 The line is a steady pace that empties the middle with an eighth of the clock to spare (1:15 of
 the 10:00): at FUSE 3 players Standard, 21 bombs, a bomb every 25 seconds. A table counts the
 bombs it has taken (its score pile) against the line; the bots' games say what being ahead of it
-or behind it is worth (``bench/pace_line.py``, the README's "How a table can tell how it stands").
+or behind it is worth (``research/studies/pace_line.py``, written up in ``research/pace.md``).
 The game screen and the Ship's Computer show it as the pace gauge.
 """
 

@@ -238,7 +238,7 @@ def test_countdown_batches_are_deterministic() -> None:
     assert a.games == 4 and a.mean_turns > 0
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy", "team", "rollout:2x1p2"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "team"])
 @pytest.mark.parametrize("kw", [
     {"players": 1}, {"players": 4}, {"game": "countdown", "players": 2, "difficulty": "expert"},
     {"game": "countdown", "players": 4}, {"game": "integrated", "players": 4},
@@ -249,11 +249,10 @@ def test_games_leave_no_reference_cycles(policy: str, kw: dict[str, object]) -> 
     import gc
     config = GameConfig(**kw)  # type: ignore[arg-type]
     p = get_policy(policy)
-    games = 1 if policy.startswith("rollout") else 3
     gc.collect()
     gc.disable()
     try:
-        for i in range(games):
+        for i in range(3):
             play_game(config, game_seed(5, i), p, Pace())
         found = gc.collect()
     finally:

@@ -57,7 +57,7 @@ class Weights:
     #: work units a point of a completed card is worth (winning matters more than points)
     points: float = 0.4
     #: work units one point is worth when choosing a card to take (0 in play: the game is won by
-    #: emptying the middle, whatever the cards score; docs/bots.md, "The card to take without its
+    #: emptying the middle, whatever the cards score; research/planner.md, "The card to take without its
     #: points")
     take_points: float = 0.5
     #: work units a card to take costs for each of its slots and points, below Insane and Heroic:
@@ -87,28 +87,12 @@ class Weights:
     #: where a seat takes several dice, how many of the dice search's best plans are weighed again
     #: with the penalty after their placements (``penalty_after_plan``); 32 was measured worse
     penalty_leaves: int = 8
-    #: dice shown at a time to a card in its model of work, the best of them counting
-    #: (``bots.value``): a seat sees the whole roll, not one die. 1, one die a time, is the
-    #: planner's; more was measured no better (docs/bots.md, "Two dice shown at a time")
-    offer_dice: int = 1
-    #: the share of the dice weights that follows the dice not on an unfinished card (the bag,
-    #: the middle and complete cards) rather than the whole inventory: a die on a card cannot be
-    #: drawn until it comes back (0: the inventory alone). An analysis knob, measured no better
-    #: (docs/bots.md, "Dice weights that follow the free dice")
-    bag_weight: float = 0.0
-    #: the card to take gains this much work for each unit of chance that a die drawn fits some
-    #: unfinished card of the team once it is taken (0: the team's other cards do not count). An
-    #: analysis knob, measured no better (docs/bots.md, "The team's cover of the dice")
-    take_cover: float = 0.0
-    #: the chance, after each die a card is offered in its model of work (``bots.value``), that a
-    #: penalty die follows and takes a matching die the card may lose: a card whose dice lie open
-    #: to the penalty is further from done than its empty slots say (0: no penalty in the model).
-    #: An analysis knob, measured no better (docs/bots.md, "Cards solved exactly", and "Where three
-    #: players stand": at 0.1, up at Standard and down at Expert)
-    penalty_rate: float = 0.0
-    #: the same chance at Standard in FUSE where every seat takes one die (3 players or more),
-    #: where ``penalty_rate`` is 0: there the penalty-aware models win more games, and at Expert
-    #: and Elite they do not (docs/bots.md, "The penalty in the cards' models at Standard")
+    #: at Standard in FUSE where every seat takes one die (3 players or more), the chance, after
+    #: each die a card is offered in its model of work (``bots.value``), that a penalty die follows
+    #: and takes a matching die the card may lose: a card whose dice lie open to the penalty is
+    #: further from done than its empty slots say (0: no penalty in the model). There the
+    #: penalty-aware models win more games, and at Expert and Elite, or at every level, they do not
+    #: (research/planner.md, "The penalty in the cards' models at Standard")
     standard_penalty_rate: float = 0.0
     #: the most states a card may have and still be solved exactly in its model of work; a card
     #: with more is estimated by roll-outs (``bots.value.EXACT_BUDGET``), whose noise can make a
@@ -122,9 +106,9 @@ class Weights:
     #: in FUSE, the exact tail only at tables of at least this many players (0: every table);
     #: in play 3, since at 1-2 players Elite it lost more deals than it won...
     tail_from_players: int = 0
-    #: ...and in Countdown, at every table, only where this is 1 (docs/bots.md, "The end of a big card
-    #: solved exactly"). There it won much at Heroic and 3 players, but lost 4-player Standard
-    #: deals to an empty bag until the bag was weighed (``bag_guard``)
+    #: ...and in Countdown, at every table, only where this is 1 (research/planner.md, "The end of a
+    #: big card solved exactly"). There it won much at Heroic and 3 players, but lost 4-player
+    #: Standard deals to an empty bag until the bag was weighed (``bag_guard``)
     tail_in_countdown: int = 1
     #: in Countdown, while the bag holds fewer dice than twice the players, a die placed on a card
     #: it does not complete counts this many dice of work less: an empty bag at the start of a
@@ -140,16 +124,8 @@ class Weights:
     #: how many of the roll's best plans, by their own value, are judged so
     look_plans: int = 6
     #: what the next roll's best is worth against this roll's work saved: a half was measured at
-    #: least as good as the whole, and twice as much worse (docs/bots.md, "The next roll")
+    #: least as good as the whole, and twice as much worse (research/planner.md, "The next roll")
     look_weight: float = 0.5
-    #: 1 looks at the next roll in games with spark cards too (Countdown at 3 and 4 players, FUSE
-    #: with the sparks module), where a seat that takes no die draws a spark
-    look_with_sparks: int = 0
-    #: how many options of each seat for each die the plans judged so are made of (1: its best)
-    look_options: int = 1
-    #: 1 weighs the penalty for the next roll's dice nobody could take on the cards as the plan
-    #: leaves them; 0 on the cards as they are now
-    look_penalty_after: float = 0.0
     #: where every seat takes one die a roll (FUSE at 3 players or more), except late in the game
     #: when the card to take is the hardest, it gains this many times the best the team could do
     #: with the next roll once it holds the card (the mean over ``look_rolls`` rolls drawn from
@@ -181,9 +157,9 @@ class Weights:
 #: roll that can take the last bombs from the middle takes them. At Standard in FUSE, where every
 #: seat takes one die, a card's model of work counts the penalty that may take its dice. Measured
 #: on the same deals, it wins more often at every table where the planner loses games
-#: (docs/bots.md, "The smallest card first", "Finish what can still win", "The hard cards first
-#: where every card counts", "The penalty after the placements", "Cards solved exactly", "The next
-#: roll", "The card the next roll fits", "The roll that wins", "The card to take without its
+#: (research/planner.md, "The smallest card first", "Finish what can still win", "The hard cards
+#: first where every card counts", "The penalty after the placements", "Cards solved exactly", "The
+#: next roll", "The card the next roll fits", "The roll that wins", "The card to take without its
 #: points" and "The penalty in the cards' models at Standard").
 PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, branch=6,
                        penalty_after_plan=1.0, exact_states=3000, exact_tail=3,
@@ -195,8 +171,8 @@ PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, bran
 #: roll): the same judgement, with 128 next rolls rather than 32 judging 12 of the roll's plans
 #: rather than 6, and cards of up to 20,000 states solved exactly rather than 3,000. Measured on
 #: fresh deals and at every table where the planner in play loses games, it won as often, within
-#: the noise (README, "The analysis budget"); a roll costs it about three times as long, over the
-#: in-play budget.
+#: the noise (research/past_the_roll.md, "The analysis budget"); a roll costs it about three times
+#: as long, over the in-play budget.
 SEARCH_WEIGHTS = replace(PLAY_WEIGHTS, look_rolls=128, look_plans=12, exact_states=20000)
 
 
@@ -278,9 +254,6 @@ class TeamPlanner:
     def __init__(self, weights: Weights | None = None) -> None:
         self.w = weights or Weights()
         self._weights: dict[tuple[object, ...], tuple[float, ...]] = {}
-        #: the last position whose weights followed its free dice (held, so its identity is not
-        #: reused), what it looked like then, and the weights
-        self._bag_last: tuple[GameState | None, tuple[object, ...], tuple[float, ...]] = (None, (), ())
         self._last_dice: object = None
         self._last_weights: tuple[float, ...] = ()
         self._role_seen: dict[tuple[object, ...], Action | None] = {}
@@ -417,44 +390,16 @@ class TeamPlanner:
                 found = self._weights[dice.colours] = tuple(type_weights(dice))
             self._last_dice, self._last_weights = dice, found
             w = found
-        if self.w.bag_weight <= 0:
-            return w
-        return self._bag_weights(state, w)
-
-    def _bag_weights(self, state: GameState, inventory: tuple[float, ...]) -> tuple[float, ...]:
-        # the dice can only move between the bag, the middle and the cards through a roll, a
-        # placement, a penalty, a fuse card or a defusal, each of which changes this look
-        look = (state.turn, state.phase, len(state.bag), len(state.free), len(state.unused),
-                tuple(state.taken))
-        last, last_look, last_w = self._bag_last
-        if last is state and last_look == look:
-            return last_w
-        on = {d for hand in state.hands for hc in hand if not hc.complete for d in hc.dice if d != EMPTY}
-        counts: dict[int, int] = {}
-        for d, c in enumerate(state.dice.colours):
-            if d not in on:
-                counts[c] = counts.get(c, 0) + 1
-        key: tuple[object, ...] = ("free", tuple(sorted(counts.items())), self.w.bag_weight, inventory)
-        w = self._weights.get(key)
-        if w is None:
-            n = sum(counts.values())
-            lam = self.w.bag_weight
-            mixed = [x * (1.0 - lam) for x in inventory]
-            for c, k in counts.items():
-                for face in range(1, 7):
-                    mixed[die_type(c, face)] += lam * k / (6.0 * n)
-            w = self._weights[key] = tuple(mixed)
-        self._bag_last = (state, look, w)
         return w
 
     def model(self, state: GameState, card: str) -> CardModel:
         # on the hot path: the game's rules are asked only where a penalty may be weighed
-        rate = self.w.penalty_rate
-        if rate <= 0 and self.w.standard_penalty_rate > 0 and self._standard_one_die(state):
+        rate = 0.0
+        if self.w.standard_penalty_rate > 0 and self._standard_one_die(state):
             rate = self.w.standard_penalty_rate
         penalty = rate if rate > 0 and not state.config.uses_sparks else 0.0
         return card_model(card, state.card_rules(card), self.weights(state), self.w.exact_states,
-                          offer=self.w.offer_dice, penalty=penalty, tail=self.tail(state))
+                          penalty=penalty, tail=self.tail(state))
 
     @staticmethod
     def _standard_one_die(state: GameState) -> bool:
@@ -565,7 +510,7 @@ class TeamPlanner:
         # every leaf of the dice search asks: find the game's configuration by identity before
         # hashing it (the pair holds the configuration, so its identity cannot be reused)
         last_config, last_cost = self._last_spark
-        if last_config is state.config and self.w.bag_weight <= 0:
+        if last_config is state.config:
             return last_cost
         key: tuple[object, ...] = ("spark", state.config, id(self.weights(state)))
         hit = self._costs.get(key)
@@ -674,7 +619,6 @@ class TeamPlanner:
         """Every seat takes at most one die: exact DP over seats and the set of dice used."""
         index = {d: i for i, d in enumerate(free)}
         best_opt: list[dict[int, Option]] = []
-        seat_opts: list[list[Option]] = []
         for s in seats:
             per_die: dict[int, Option] = {}
             found = self._options(state, s, {}, free)
@@ -683,7 +627,6 @@ class TeamPlanner:
                 if prev is None or o.gain > prev.gain:
                     per_die[o.die] = o
             best_opt.append(per_die)
-            seat_opts.append(found)
         # table: mask of dice used -> (value, choices per seat so far)
         table: dict[int, tuple[float, tuple[Option | None, ...]]] = {0: (0.0, ())}
         for i, s in enumerate(seats):
@@ -726,15 +669,12 @@ class TeamPlanner:
         ahead = 0.0
         # only where every seat takes one die a roll (3 players or more): the next roll's best
         # is then the same kind of assignment as this one's
-        if (self.w.look_rolls > 0 and (not state.config.uses_sparks or self.w.look_with_sparks > 0)
+        # (not where a seat that takes no die draws a spark: Countdown at 3 and 4 players, FUSE
+        # with the sparks module)
+        if (self.w.look_rolls > 0 and not state.config.uses_sparks
                 and state.quota == 1 and len(seats) > 1 and state.bag):
-            # each seat's best option for each die, or (``look_options``) its few best: another
-            # slot or card may leave the team's cards wanting dice the bag holds
-            n = self.w.look_options
-            per_seat = [list(per_die.values()) if n <= 1 else
-                        [o for d in per_die for o in sorted((o for o in found if o.die == d),
-                                                            key=lambda o: -o.gain)[:n]]
-                        for per_die, found in zip(best_opt, seat_opts)]
+            # each seat's best option for each die
+            per_seat = [list(per_die.values()) for per_die in best_opt]
             looked = _LookAhead(self, state, seats, free, per_seat, faces, pen)
             own, chosen, ahead = looked.best(choices)
             if [_choice_id(o) for o in chosen] != [_choice_id(o) for o in choices]:
@@ -817,7 +757,6 @@ class TeamPlanner:
         # at Insane and Heroic every card must be finished: no big card can wait to be a dud
         take_size = 0.0 if state.config.difficulty.top else self.w.take_size
 
-        cover = self._team_cover(state) if self.w.take_cover > 0 and not hardest else None
         if not look:
             ahead = {}
         elif ahead is None:
@@ -829,10 +768,6 @@ class TeamPlanner:
             e = self.model(state, c).draws(state.card_rules(c).empty)
             pts = state.bomb(c).points
             v = e if hardest else -e + self.w.take_points * pts - take_size * card_size(state, c)
-            if cover is not None:
-                rules = state.card_rules(c)
-                v += self.w.take_cover * sum(w for t, (w, fits) in enumerate(cover)
-                                             if fits or rules.legal_slots(rules.empty, rules.canon[t]))
             if ahead:
                 v += self.w.take_look * ahead[c]
             return (v, c)
@@ -850,16 +785,6 @@ class TeamPlanner:
                 or state.config.uses_sparks or self.takes_hardest(state)):
             return {}
         return _take_ahead(self, state, seat, options)
-
-    def _team_cover(self, state: GameState) -> list[tuple[float, bool]]:
-        """For each die type, its chance and whether it fits some unfinished card of the team."""
-        out: list[tuple[float, bool]] = []
-        cards = [(state.card_rules(hc.card), hc.key) for hand in state.hands for hc in hand
-                 if not hc.complete and EMPTY in hc.key]
-        for t, w in enumerate(self.weights(state)):
-            fits = w > 0 and any(r.legal_slots(k, r.canon[t]) for r, k in cards)
-            out.append((w, fits))
-        return out
 
     def likely_duds(self, state: GameState) -> frozenset[tuple[int, str]]:
         """The (seat, card) pairs in front of the players that will likely never need finishing.
@@ -1092,7 +1017,6 @@ class _LookAhead:
         self.cards: dict[tuple[int, tuple[int, str, int]], list[tuple[str, tuple[int, ...], float]]] = {}
         self._pick: str | None = None
         self._pen_next: dict[int, float] = {}
-        self._pen_after: dict[tuple[int, tuple[tuple[int, str, int], ...]], float] = {}
 
     def best(self, chosen: tuple[Option | None, ...]) -> tuple[float, tuple[Option | None, ...], float]:
         """The best plan among the ``look_plans`` best by their own value: its own value, its
@@ -1192,23 +1116,16 @@ class _LookAhead:
         for roll in rolls:
             gains = [[self._gain(seat, seat_choice[seat], t) for _, t in roll]
                      for seat in range(state.players)]
-            total += _roll_value(gains, idles, [self._penalty(d, choices) for d, _ in roll])
+            total += _roll_value(gains, idles, [self._penalty(d) for d, _ in roll])
         return total / len(rolls)
 
-    def _penalty(self, die: int, choices: tuple[Option | None, ...]) -> float:
-        """The penalty's cost for a die of the next roll nobody takes: on the cards as they are
-        now, or (``Weights.look_penalty_after``) as the plan ``choices`` leaves them."""
-        if self.planner.w.look_penalty_after <= 0:
-            hit = self._pen_next.get(die)
-            if hit is None:
-                hit = self._pen_next[die] = self.planner.penalty_cost(self.state, die)
-            return hit
-        key = (self.state.dice.colours[die], tuple(_choice_id(o) for o in choices))
-        found = self._pen_after.get(key)
-        if found is None:
-            placed = [(s, o) for s, o in zip(self.seats, choices) if o is not None]
-            found = self._pen_after[key] = self.planner.penalty_cost_after(self.state, die, placed)
-        return found
+    def _penalty(self, die: int) -> float:
+        """The penalty's cost for a die of the next roll nobody takes, on the cards as they are
+        now (on the cards as the plan leaves them was measured no better)."""
+        hit = self._pen_next.get(die)
+        if hit is None:
+            hit = self._pen_next[die] = self.planner.penalty_cost(self.state, die)
+        return hit
 
 
 def _sample_rolls(state: GameState, bag: Sequence[int], count: int,

@@ -22,7 +22,8 @@ the card, the dice and the state, so bots stay deterministic.
 A model may also be asked with ``offer`` dice shown at a time, of which the best one counts (a
 seat at the table sees the whole roll, not one die): then ``w_t`` above becomes the chance that
 the best of ``offer`` dice is of class ``t``, and ``draws`` counts offers rather than dice. The
-planner uses one die a time; ``Weights.offer_dice`` tries more (measured no better).
+planner uses one die a time; more was measured no better (research/past_the_roll.md, "Two dice
+shown at a time").
 
 A model may also count the penalty (``penalty``, FUSE's unused-dice penalty; the planner in play
 counts it at Standard, ``Weights.standard_penalty_rate``): after each die offered, a penalty die

@@ -23,7 +23,7 @@ Spark cards (Countdown) are measured the same way; their result has ``points == 
 ``kind == "spark"``.
 
 The point values of the reconstructed catalogues were chosen so that they rise with this measure
-(see ``bench/card_difficulty.py``; ``--set countdown`` measures the Countdown cards with the
+(see ``research/studies/card_difficulty.py``; ``--set countdown`` measures the Countdown cards with the
 Countdown dice).
 """
 

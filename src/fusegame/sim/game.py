@@ -93,7 +93,7 @@ def play_game(config: GameConfig, seed: int, policy: Policy, pace: Pace | None =
     events, and the last position; watched or not, the game is the same.
     """
     pace = pace or Pace()
-    # a policy that looks ahead (the search) charges its roll-outs at the pace of this game
+    # a policy that plays futures out (research's roll-out search) charges them at this game's pace
     at_pace = getattr(policy, "at_pace", None)
     if at_pace is not None:
         policy = at_pace(pace)

@@ -68,58 +68,74 @@ def _search() -> Policy:
     return TeamPlanner(SEARCH_WEIGHTS)
 
 
-#: a roll-out budget, ``SAMPLESxTURNS[pPLANS]``
-_ROLLOUT_BUDGET = re.compile(r"(\d+)x(\d+)(?:p(\d+))?")
-
-
-def _rollout(arg: str = "") -> Policy:
-    from fusegame.bots.search import SearchBudget, SearchPolicy
-    if not arg:
-        return SearchPolicy()
-    m = _ROLLOUT_BUDGET.fullmatch(arg)
-    if m is None:
-        raise ValueError(f"roll-out budget {arg!r}: write SAMPLESxTURNS[pPLANS], e.g. rollout:6x4p3")
-    return SearchPolicy(SearchBudget(samples=int(m[1]), horizon=int(m[2]), plans=int(m[3] or 0)))
-
-
-#: Policy factories by name. A factory gives a fresh policy (the team planner keeps caches that
-#: make it faster, never different), so each worker process builds its own.
+#: Policy factories by name: the product's policies, the choices of ``fuse sim --policy``. A factory
+#: gives a fresh policy (the team planner keeps caches that make it faster, never different), so
+#: each worker process builds its own.
 POLICY_FACTORIES: dict[str, Callable[[], Policy]] = {
     "random": lambda: random_policy,
     "greedy": _greedy,
     "team": _team,
     "play": _play,
     "search": _search,
-    "rollout": _rollout,
 }
 
 POLICIES: dict[str, Policy] = {"random": random_policy}
 
+#: ``factory(arg)``: a fresh policy, ``arg`` the text after ``NAME:`` in the name asked for (``""``
+#: for the name alone); a ``ValueError`` for an ``arg`` it cannot read.
+PolicyFactory = Callable[[str], Policy]
+
+#: Policies that code outside the product registered (``register_policy``): the research studies'
+#: variants. ``get_policy`` builds them in the process that registered them; ``fuse sim`` never
+#: lists them among its choices.
+EXTRA_POLICIES: dict[str, PolicyFactory] = {}
+
+#: ``SAMPLESxTURNS[pPLANS]``, a roll-out budget: what ``search:`` was given before ``search`` named
+#: the planner in play with the analysis budget
+_ROLLOUT_BUDGET = re.compile(r"(\d+)x(\d+)(?:p(\d+))?")
+
+
+def register_policy(name: str, factory: PolicyFactory) -> None:
+    """Let ``get_policy`` build ``name`` and ``name:ARG`` as ``factory(ARG)`` (``factory("")`` for
+    ``name`` alone) in this process, so that research code (``research/``) names its own variants
+    as it names the product's. A product policy's name (``POLICY_FACTORIES``) cannot be taken;
+    registering a name again replaces its factory. The worker processes ``fusegame.sim.parallel``
+    spawns start without the registrations: play such a policy in the process that registered it
+    (or in processes forked from it).
+
+    >>> register_policy("first", lambda arg: lambda state, rng: state.legal_actions()[0])
+    >>> callable(get_policy("first"))
+    True
+    >>> del EXTRA_POLICIES["first"]
+    """
+    if not name or ":" in name or name in POLICY_FACTORIES:
+        raise ValueError(f"cannot register a policy named {name!r}: give a new name without ':'")
+    EXTRA_POLICIES[name] = factory
+
 
 def get_policy(name: str) -> Policy:
-    """A policy by name (``random``, ``greedy``, ``team``, ``play``, ``search`` or ``rollout``);
-    ``ValueError`` naming the choices otherwise. ``play`` is the team planner as the bots and hints
-    in play use it (``bots.team.PLAY_WEIGHTS``: the smallest card first); ``search`` is the same
-    planner given the analysis budget (``bots.team.SEARCH_WEIGHTS``: more next rolls and plans
-    looked at, bigger cards solved exactly; up to about a second a roll). ``rollout:SxT`` is the
-    team planner with its card choices searched by ``S`` sampled futures per candidate, each
-    played ``T`` turns ahead (``rollout`` alone: 6x4); ``rollout:SxTpN`` also plays out the
-    planner's ``N`` best plans of each roll. ``team:NAME=VALUE,...``, ``play:NAME=VALUE,...``
-    and ``search:NAME=VALUE,...`` change some of the planner's weights (``bots.team.Weights``),
-    for analysis: ``play:dud_gain=1`` is the planner in play with every card counting alike."""
-    if name.startswith("rollout:"):
-        return _rollout(name.split(":", 1)[1])
-    if name.startswith("search:") and _ROLLOUT_BUDGET.fullmatch(budget := name.split(":", 1)[1]):
-        # before this version ``search:SxT`` named the roll-out search
-        raise ValueError(f"{name!r}: the roll-out search is now rollout:{budget}; search is the "
-                         "planner in play given the analysis budget, and takes "
-                         "search:NAME=VALUE,...")
-    if name.startswith(("team:", "play:", "search:")):
-        base, arg = name.split(":", 1)
+    """A policy by name (``random``, ``greedy``, ``team``, ``play`` or ``search``, or one that
+    ``register_policy`` added); ``ValueError`` naming the choices otherwise. ``play`` is the team
+    planner as the bots and hints in play use it (``bots.team.PLAY_WEIGHTS``: the smallest card
+    first); ``search`` is the same planner given the analysis budget (``bots.team.SEARCH_WEIGHTS``:
+    more next rolls and plans looked at, bigger cards solved exactly; up to about a second a roll).
+    ``team:NAME=VALUE,...``, ``play:NAME=VALUE,...`` and ``search:NAME=VALUE,...`` change some of
+    the planner's weights (``bots.team.Weights``), for analysis: ``play:dud_gain=1`` is the planner
+    in play with every card counting alike."""
+    base, colon, arg = name.partition(":")
+    extra = EXTRA_POLICIES.get(base)
+    if extra is not None:
+        return extra(arg)
+    if base == "search" and _ROLLOUT_BUDGET.fullmatch(arg):
+        # before ``search`` named the analysis budget, ``search:SxT`` named the roll-out search
+        raise ValueError(f"{name!r}: the roll-out search is now rollout:{arg}, a research policy "
+                         "(research/studies/rollout.py); search is the planner in play given the "
+                         "analysis budget, and takes search:NAME=VALUE,...")
+    if colon and base in ("team", "play", "search"):
         return _planner(base, arg)
     try:
         factory = POLICY_FACTORIES[name]
     except KeyError:
-        raise ValueError(
-            f"unknown policy {name!r} (choose from {', '.join(sorted(POLICY_FACTORIES))})") from None
+        choices = sorted(POLICY_FACTORIES) + sorted(EXTRA_POLICIES)
+        raise ValueError(f"unknown policy {name!r} (choose from {', '.join(choices)})") from None
     return factory()

@@ -1,6 +1,6 @@
 // The pace gauge: the bombs a table has taken from the middle against a steady line that empties it
 // with an eighth of the clock to spare (fusegame.pace, where the server works out the line). The
-// bots' games (bench/pace_line.py) say what a step off the line is worth: the further behind it,
+// bots' games (research/studies/pace_line.py) say what a step off the line is worth: the further behind it,
 // the more games are lost, at every table where games are lost (at three players, a third or more
 // of those three bombs behind after five minutes), so that is where the gauge turns red.
 import {h} from './dom.js';
