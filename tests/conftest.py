@@ -1,6 +1,5 @@
 """What the tests share: which card catalogue the engine tests play with, positions set up by hand,
-actions in their text form, the pending decisions of a position, and the benchmark scripts loaded
-as modules.
+actions in their text form, the pending decisions of a position, and which tests are the engine's.
 
 The built-in catalogue (``src/fusegame/cards/data/fuse.toml``) is preferred as soon as it holds bomb
 cards; until then the tests use their own valid catalogue, ``tests/data/conformance_cards.toml``.
@@ -10,11 +9,8 @@ until then ``tests/data/countdown_test_cards.toml`` merged with the built-in cat
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,6 +20,26 @@ from fusegame.dice import die_type, parse_colours
 from fusegame.rng import Rng
 from fusegame.rules import Action, Event, GameState, IllegalPlacement, Phase, Place
 from fusegame.rules.state import HandCard
+
+#: The tests that can tell the compiled engine from the plain one: only the engine's modules differ
+#: between the two builds (setup.py's COMPILED), so these run on both (``pytest -m engine``, the
+#: quick loop too); the browser, the terminal and the real server processes run on the plain build.
+ENGINE_FOLDERS = ("rules/", "cards/", "scenario/", "bots/", "sim/", "env/", "words/")
+ENGINE_FILES = frozenset({
+    "test_constraints.py", "test_dice.py", "test_record.py", "test_observe.py", "test_pace.py",
+    "test_cli.py", "server/test_server.py", "server/test_durable_rooms.py",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            where = item.path.resolve().relative_to(TESTS).as_posix()
+        except ValueError:
+            continue
+        if where.startswith(ENGINE_FOLDERS) or where in ENGINE_FILES:
+            item.add_marker(pytest.mark.engine)
+
 
 TESTS = Path(__file__).resolve().parent
 CONFORMANCE_CARDS = TESTS / "data" / "conformance_cards.toml"
@@ -216,12 +232,3 @@ def rethrow(g: GameState) -> list[int]:
     item = g.pending("rethrow")
     return list(item.dice) if item is not None else []
 
-
-def load_bench(name: str) -> ModuleType:
-    """``bench/NAME.py`` as a module, to call its parts (the benches are scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location(name, TESTS.parent / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its classes look their module up by name
-    spec.loader.exec_module(module)
-    return module
