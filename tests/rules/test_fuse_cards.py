@@ -356,3 +356,23 @@ def test_dice_on_a_complete_card_are_not_taken() -> None:
     assert g.score_pile == ["T01"]
 
 
+
+
+# ----------------------------------------------------------------------------- the table of effects
+@pytest.mark.parametrize("fuse", ["TZ1", "TZ8", "TZ9", "TZ10"])
+def test_each_fuse_effect_opens_the_decision_its_row_declares(fuse: str) -> None:
+    # a new effect is one row of EFFECTS: its handler, and the queue item it opens (A.5)
+    from fusegame.rules.decisions import ORDER
+    from fusegame.rules.fuse_cards import EFFECTS
+
+    assert set(EFFECTS) == set(FuseEffect)
+    g = game([["T24"], ["T09"], ["T14"]], [Ability.CUTTER, None, None])
+    put(g, 0, "T24", 0, "R1")
+    put(g, 0, "T24", 1, "R2")  # two red dice in front of seat 0: a choice for a red symbol card
+    card = g.fuse(fuse)
+    rule = EFFECTS[card.effect]
+    assert rule.opens == "" or rule.opens in ORDER
+    before = [item.name for item in g.queue]
+    rule.handler(g, card, [])
+    opened = [item.name for item in g.queue if item.name not in before]
+    assert opened == ([rule.opens] if rule.opens else [])

@@ -4,11 +4,11 @@ defuse a bomb card, or roll a 6 before the game goes on. Each card scores 2 poin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fusegame.cards.model import FuseEffect
+from fusegame.cards.model import FuseCard, FuseEffect
 from fusegame.constraints import EMPTY
 from fusegame.rules import removals, sparks
 from fusegame.rules.actions import Action
@@ -23,21 +23,49 @@ if TYPE_CHECKING:
 
 
 def activate(g: GameState, card_id: str, ev: list[Event]) -> None:
-    """Fuse card ``card_id`` goes off."""
+    """Fuse card ``card_id`` goes off: its effect's handler in ``EFFECTS`` does the rest."""
     f = g.fuse(card_id)
     g.fuses_activated.append(card_id)
-    shows = f.symbol.split() if f.effect is FuseEffect.SYMBOL else []
     if g.listening:
+        shows = f.symbol.split() if f.effect is FuseEffect.SYMBOL else []
         ev.append(Event("fuse_activated", {"card": card_id, "effect": f.effect.value, "shows": shows}))
-    if f.effect is FuseEffect.SYMBOL:
-        removals.start_all(g, f.matches, removals.Cause.fuse(card_id, f.symbol), ev)
-    elif f.effect is FuseEffect.SPARK:
-        sparks.queue_draws(g, list(range(g.players)))
-    elif f.effect is FuseEffect.LOSE_ROLES:
-        if g.roles is not None:
-            g.roles.lose_all(g)
-    elif f.effect is FuseEffect.ROLL_SIX:
-        push(g, RollSix(list(range(g.players))))
+    EFFECTS[f.effect].handler(g, f, ev)
+
+
+def _symbol(g: GameState, f: FuseCard, ev: list[Event]) -> None:
+    removals.start_all(g, f.matches, removals.Cause.fuse(f.id, f.symbol), ev)
+
+
+def _spark(g: GameState, f: FuseCard, ev: list[Event]) -> None:
+    sparks.queue_draws(g, list(range(g.players)))
+
+
+def _lose_roles(g: GameState, f: FuseCard, ev: list[Event]) -> None:
+    if g.roles is not None:
+        g.roles.lose_all(g)
+
+
+def _roll_six(g: GameState, f: FuseCard, ev: list[Event]) -> None:
+    push(g, RollSix(list(range(g.players))))
+
+
+@dataclass(frozen=True)
+class EffectRule:
+    """What one fuse effect does when its card goes off, and which pending decision it opens (the
+    kind of the queue's item, ``""`` for none), so that a new effect is one row here, its handler,
+    and its card data and words."""
+
+    handler: Callable[[GameState, FuseCard, list[Event]], None]
+    opens: str
+
+
+#: Every fuse effect of the catalogue's cards (docs/rules.md A.5): a test checks none is missing.
+EFFECTS: dict[FuseEffect, EffectRule] = {
+    FuseEffect.SYMBOL: EffectRule(_symbol, "removals"),
+    FuseEffect.SPARK: EffectRule(_spark, "spark_draws"),
+    FuseEffect.LOSE_ROLES: EffectRule(_lose_roles, ""),
+    FuseEffect.ROLL_SIX: EffectRule(_roll_six, "roll_six"),
+}
 
 
 @dataclass
