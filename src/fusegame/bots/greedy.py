@@ -11,9 +11,13 @@ role. It is the baseline the team planner is measured against, and a fast, reada
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fusegame.constraints import EMPTY
 from fusegame.rng import Rng
 from fusegame.rules.actions import Action, Defuse, Done, GiveUp, Name, Place, RerollUnused, RollSix, TakeCard
+from fusegame.rules.decision_kinds import complete
+from fusegame.rules.decisions import Decision
 from fusegame.rules.state import GameState
 
 
@@ -22,17 +26,9 @@ def greedy_policy(state: GameState, rng: Rng | None = None) -> Action:
     decisions = state.to_act()
     at = state.time_ms
     for seat, dec in decisions.items():
-        if dec.kind == "take":
-            return TakeCard(seat, at, min(dec.options, key=lambda c: (
-                state.bomb(c).points, state.bomb(c).shape.size, c)))
-        if dec.kind == "give_up":
-            return GiveUp(seat, at, _emptiest(state, seat, dec.options))
-        if dec.kind == "roll_six":
-            return RollSix(seat, at)
-        if dec.kind == "name":
-            return Name(seat, at, dec.options[0])
-        if dec.kind in ("reroll", "return"):
-            return RerollUnused(seat, at, dec.options[0])
+        answer = _AT_ONCE[dec.kind]
+        if answer is not None:
+            return answer(state, seat, dec)
     for seat, dec in decisions.items():
         if dec.kind != "distribute":
             continue
@@ -50,6 +46,29 @@ def greedy_policy(state: GameState, rng: Rng | None = None) -> Action:
         return best[1] if best is not None else Done(seat, at)
     # only the leader's role decision is open: this policy never uses a role
     return Done(next(iter(decisions)), at)
+
+
+def _take(state: GameState, seat: int, dec: Decision) -> Action:
+    return TakeCard(seat, state.time_ms, min(dec.options, key=lambda c: (
+        state.bomb(c).points, state.bomb(c).shape.size, c)))
+
+
+def _penalty(state: GameState, seat: int, dec: Decision) -> Action:
+    return RerollUnused(seat, state.time_ms, dec.options[0])
+
+
+#: decision kind -> the answer made at once, in seat order (None: placing dice and the role wait
+#: for the loop over the roll)
+_AT_ONCE: dict[str, Callable[[GameState, int, Decision], Action] | None] = complete({
+    "distribute": None,
+    "take": _take,
+    "give_up": lambda state, seat, dec: GiveUp(seat, state.time_ms, _emptiest(state, seat, dec.options)),
+    "reroll": _penalty,
+    "name": lambda state, seat, dec: Name(seat, state.time_ms, dec.options[0]),
+    "roll_six": lambda state, seat, dec: RollSix(seat, state.time_ms),
+    "role": None,
+    "return": _penalty,
+}, "bots.greedy")
 
 
 def _emptiest(state: GameState, seat: int, options: tuple[int, ...]) -> int:

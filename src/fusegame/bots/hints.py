@@ -17,6 +17,7 @@ rounded as a person would say it (``null``: no way to finish).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,6 +46,7 @@ from fusegame.rules.actions import (
     with_time,
 )
 from fusegame.rules.config import Setup
+from fusegame.rules.decision_kinds import complete
 from fusegame.rules.fuse_cards import RollSix as RollSixPending
 from fusegame.rules.roles import Rerolling
 from fusegame.rules.state import Decision, GameState, Phase
@@ -216,17 +218,14 @@ class _Hinter:
         return [out[seat] for seat in sorted(out)]
 
     def one(self, seat: int, dec: Decision) -> Hint:
+        return _HINTS[dec.kind](self, seat, dec)
+
+    def roll_six(self, seat: int, dec: Decision) -> Hint:
+        return Hint(seat, dec.kind, RollSix(seat, self.s.time_ms), {"kind": "roll_six"})
+
+    def turn(self, seat: int, dec: Decision) -> Hint:
+        """Placing dice, or the leader's role: an early defusal first, then the role, then the plan."""
         s = self.s
-        if dec.kind == "take":
-            return self.take(seat, dec)
-        if dec.kind == "give_up":
-            return self.give_up(seat, dec)
-        if dec.kind == "roll_six":
-            return Hint(seat, dec.kind, RollSix(seat, s.time_ms), {"kind": "roll_six"})
-        if dec.kind == "name":
-            return self.name(seat, dec)
-        if dec.kind in ("reroll", "return"):
-            return self.penalty(seat, dec)
         defuse = next((a for a in s.legal_actions(seat) if isinstance(a, Defuse)), None)
         if defuse is not None:
             return Hint(seat, dec.kind, defuse, {"kind": "defuse", "card": self.card(defuse.card)})
@@ -464,3 +463,11 @@ class _Hinter:
         assert isinstance(a, (RerollUnused, ReturnFree))
         kind = "return_free" if isinstance(a, ReturnFree) else "reroll"
         return Hint(seat, dec.kind, a, {"kind": kind, "die": self.die(a.die)})
+
+
+#: decision kind -> the hint for it (``rules.decision_kinds``: one per kind)
+_HINTS: dict[str, Callable[[_Hinter, int, Decision], Hint]] = complete({
+    "distribute": _Hinter.turn, "take": _Hinter.take, "give_up": _Hinter.give_up,
+    "reroll": _Hinter.penalty, "name": _Hinter.name, "roll_six": _Hinter.roll_six,
+    "role": _Hinter.turn, "return": _Hinter.penalty,
+}, "bots.hints")

@@ -21,7 +21,7 @@ position, so the same position always gets the same plan.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -45,6 +45,7 @@ from fusegame.rules.actions import (
     with_time,
 )
 from fusegame.rules.config import dice_per_turn
+from fusegame.rules.decision_kinds import complete as complete_table
 from fusegame.rules.games import Difficulty
 from fusegame.rules.roles import VERBS as ROLE_VERBS
 from fusegame.rules.state import Decision, GameState, Phase
@@ -280,18 +281,11 @@ class TeamPlanner:
         if not decisions:
             raise RuntimeError(f"no seat may act: {state!r}")
         at = state.time_ms
+        # a decision answered at once (the steps give none of these beside another but "take")
         for seat, dec in decisions.items():
-            if dec.kind == "take":
-                return TakeCard(seat, at, self.choose_card(state, seat))
-        for seat, dec in decisions.items():
-            if dec.kind == "give_up":
-                return GiveUp(seat, at, self.choose_give_up(state, seat, dec.options))
-            if dec.kind == "roll_six":
-                return RollSix(seat, at)
-            if dec.kind == "name":
-                return Name(seat, at, self.choose_name(state, dec.options))
-            if dec.kind in ("reroll", "return"):
-                return self.choose_penalty(state, seat, dec.options)
+            answer = _AT_ONCE[dec.kind]
+            if answer is not None:
+                return answer(self, state, seat, dec)
         if state.config.countdown_rules and state.players <= 2:
             # early defusal (1-2 players) frees the dice and brings a new card: always worth it
             for seat in decisions:
@@ -934,6 +928,33 @@ class TeamPlanner:
         self._remember(memo_key, choice)
         return choice
 
+
+# ====================================================================== the decisions answered at once
+def _take(p: TeamPlanner, state: GameState, seat: int, dec: Decision) -> Action:
+    return TakeCard(seat, state.time_ms, p.choose_card(state, seat))
+
+
+def _give_up(p: TeamPlanner, state: GameState, seat: int, dec: Decision) -> Action:
+    return GiveUp(seat, state.time_ms, p.choose_give_up(state, seat, dec.options))
+
+
+def _roll_six(p: TeamPlanner, state: GameState, seat: int, dec: Decision) -> Action:
+    return RollSix(seat, state.time_ms)
+
+
+def _name(p: TeamPlanner, state: GameState, seat: int, dec: Decision) -> Action:
+    return Name(seat, state.time_ms, p.choose_name(state, dec.options))
+
+
+def _penalty(p: TeamPlanner, state: GameState, seat: int, dec: Decision) -> Action:
+    return p.choose_penalty(state, seat, dec.options)
+
+
+#: decision kind -> the planner's answer, made at once (None: the roll's plan answers it)
+_AT_ONCE: dict[str, Callable[[TeamPlanner, GameState, int, Decision], Action] | None] = complete_table({
+    "distribute": None, "take": _take, "give_up": _give_up, "reroll": _penalty, "name": _name,
+    "roll_six": _roll_six, "role": None, "return": _penalty,
+}, "bots.team")
 
 def _over_faces(by_seat: list[tuple[float | None, ...]]) -> float:
     """The penalty's expected cost from each seat's least loss for each face (None: no loss),

@@ -8,7 +8,8 @@ the orders the action table uses (``env.actions``). ``ObservationLayout.parts`` 
 Blocks, in order:
 
 - ``globals``: the turn's step (one-hot), the head of the queue of pending decisions (one-hot),
-  this seat's decision kind (one-hot), whether this seat holds the initiative, the leader
+  this seat's decision kind (one-hot in the order of ``rules.decision_kinds.KINDS``, then "none";
+  a kind the table lacks is refused), whether this seat holds the initiative, the leader
   (relative seat, one-hot), players, turn, time left, deck size, bag size and the share of bag
   dice of each colour, fuse cards not gone off, score so far, spark deck/discard/in play/defused,
   the leader's active role ability (one-hot), the named colour or number (one-hot), ability uses,
@@ -37,12 +38,16 @@ from fusegame.dice import COLOURS, N_TYPES, type_colours, type_face
 from fusegame.env.actions import NAMED, ActionTable
 from fusegame.rules import defusal
 from fusegame.rules.config import GameConfig
+from fusegame.rules.decision_kinds import KINDS
 from fusegame.rules.decisions import ORDER
 from fusegame.rules.games import Phase
 from fusegame.rules.state import GameState
 
 PHASES = tuple(Phase)
-DECISION_KINDS = ("distribute", "take", "give_up", "reroll", "name", "roll_six", "role", "return")
+#: the decision kinds, one-hot by their index in the declared table (``rules.decision_kinds``), then
+#: one bit for "no decision"
+DECISION_KINDS = tuple(KINDS)
+_KIND_INDEX = {kind: i for i, kind in enumerate(DECISION_KINDS)}
 ABILITIES = tuple(Ability)
 CARD_HEAD = 5  #: present, spark, complete, points, size
 SLOT_WIDTH = 18  #: filled, colours 5, face, accepted colours 5, accepted faces 6
@@ -51,6 +56,15 @@ UNUSED_WIDTH = 12
 SEAT_WIDTH = 8 + len(ABILITIES) + 2
 
 Vector = npt.NDArray[np.float32]
+
+
+def kind_index(kind: str) -> int:
+    """A decision kind's place in the one-hot; ``ValueError`` for a kind the table lacks (an
+    observation has no bucket for the unknown: add the kind to ``rules.decision_kinds``)."""
+    i = _KIND_INDEX.get(kind)
+    if i is None:
+        raise ValueError(f"decision kind {kind!r} is not in rules.decision_kinds.KINDS")
+    return i
 
 
 def _colour_bits(colours: int) -> list[float]:
@@ -149,8 +163,7 @@ class Encoder:
         v[i + (ORDER.index(head) if head in ORDER else len(ORDER))] = 1.0
         i += len(ORDER) + 1
         dec = acts.get(seat)
-        v[i + (DECISION_KINDS.index(dec.kind) if dec is not None and dec.kind in DECISION_KINDS
-               else len(DECISION_KINDS))] = 1.0
+        v[i + (kind_index(dec.kind) if dec is not None else len(DECISION_KINDS))] = 1.0
         i += len(DECISION_KINDS) + 1
         v[i] = 1.0 if initiative else 0.0
         i += 1
@@ -262,4 +275,4 @@ class Encoder:
                 out[p + 6] = faces[d] / 6
 
 
-__all__ = ["DECISION_KINDS", "Encoder", "ObservationLayout", "Vector"]
+__all__ = ["DECISION_KINDS", "Encoder", "ObservationLayout", "Vector", "kind_index"]

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from fusegame.rules.config import ConfigError, Difficulty, Game, GameConfig, Module, Setup
+from fusegame.rules.decision_kinds import table_data
 from fusegame.rules.games import GAMES
 
 #: How long a bot waits before each action unless the room says otherwise: about a person's pace.
@@ -146,4 +147,5 @@ def option_choices() -> dict[str, Any]:
         "bot_delay_ms": {"min": 0, "max": MAX_BOT_DELAY_MS, "default": DEFAULT_BOT_DELAY_MS},
         "fuse_cards": fuse_card_ranges(),
         "choice_timeout_s": CHOICE_TIMEOUT_S,
+        "decision_kinds": table_data(),  # which are timed choices, and their words (the page reads it)
     }

@@ -67,6 +67,7 @@ export class PlayView {
       choiceMs: CHOICE_MS});
     api.options().then((o) => {
       if (o && Number.isFinite(o.choice_timeout_s)) this.table.choiceMs = o.choice_timeout_s * 1000;
+      if (o && o.decision_kinds) this.table.decisionKinds = o.decision_kinds;
     }).catch(() => { /* the usual 10 s */ });
     const saved = loadLog(ctx.code);
     this.events = saved && Array.isArray(saved.events) ? saved.events : [];
