@@ -12,6 +12,7 @@ from fusegame.cards.catalogue import CardDataError, Catalogue, builtin_catalogue
 from fusegame.constraints import EMPTY, CompiledCard
 from fusegame.dice import NAMES, DiceSet, colours_text, parse_colours
 from fusegame.rng import Rng
+from fusegame.rules import ending
 from fusegame.rules.config import ConfigError, Difficulty, Game, GameConfig, Module, Setup
 from fusegame.rules.decisions import Pending, push
 from fusegame.rules.games import GAMES
@@ -393,7 +394,9 @@ class Builder(CardBook):
         # ---- pending decisions
         self.pending(g, over)
         if not over:
-            self.check_endgame(g)
+            self.stop_clock(g)
+        self.check_position(g)
+        if not over:
             g.settle()  # e.g. a distribution nobody can take part in moves on
         return g
 
@@ -480,13 +483,8 @@ class Builder(CardBook):
             if not homes and middle_kind != "rolled" and not over:
                 raise ScenarioError(places[0][1].where, f"die {i} was rolled this turn but is neither "
                                                         "unused, on a card nor in the bag")
-        missing = [i for i in range(n) if i not in where_id]
-        if missing and not rest:
-            counts = {cs: sum(1 for i in missing if g.dice.colours[i] == cs) for cs in set(g.dice.colours)}
-            what = ", ".join(f"{k} {NAMES.get(cs, colours_text(cs))}"
-                             for cs, k in sorted(counts.items()) if k)
-            raise ScenarioError("bag", f"{len(missing)} dice are nowhere ({what}): the bag, the cards and "
-                                       f"the middle must hold all {n} dice (write bag: rest)")
+        # ``bag: rest``: every die not written elsewhere; a die nowhere else is a problem (``problems``)
+        missing = [i for i in range(n) if i not in where_id] if rest else []
 
         for i, f in face.items():
             g.faces[i] = f
@@ -641,41 +639,33 @@ class Builder(CardBook):
             return NO_SPARK
         return Cause("unstated")
 
-    def check_endgame(self, g: GameState) -> None:
-        """The middle, the face-down hand cards and the stopped clock agree (docs/rules.md C.2.2, E)."""
-        cfg = g.config
-        middle = g.middle_has_bombs()
-        duds = g.sparks.duds if g.sparks is not None else []
-        if middle:
-            for p, down in enumerate(duds):
-                if down:
-                    raise ScenarioError(f"players[{p}].duds", "hand cards are turned face down only once no "
-                                                              "bomb card is left in the middle")
-        elif g.sparks_in_play() and not cfg.difficulty.top:
-            for p, hand in enumerate(g.hands):
-                for c, hc in enumerate(hand):
-                    if not g.is_spark(hc.card) and not hc.complete:
-                        raise ScenarioError(f"players[{p}].cards[{c}]",
-                                            f"with no bomb card left in the middle and sparks in play, "
-                                            f"{hc.card} is face down: list it under players[{p}].duds "
-                                            "(docs/rules.md C.2.2)")
-        saved = not middle and not g.sparks_in_play() and not (
-            cfg.difficulty.top and any(not g.is_spark(hc.card) for hand in g.hands for hc in hand))
-        # E.2: with one or two players the clock stops and the turn's dice may still be placed, which
-        # needs a card in front of someone that still takes dice
-        stoppable = (g.step3 is not None and g.players <= 2 and g.phase is Phase.DISTRIBUTE
-                     and any(not hc.complete for hand in g.hands for hc in hand))
-        if saved and not stoppable:
-            why = " and no spark card is in play" if cfg.uses_sparks else ""
-            if cfg.difficulty.top:
-                why += " (and no bomb card in front of the players)"
-            raise ScenarioError("row", f"the middle (row and deck) has no bomb cards{why}: this game would "
-                                       "already be won (add row cards)")
+    def stop_clock(self, g: GameState) -> None:
+        """E.2: a 1-2 player Countdown position saved mid-turn has its clock stopped (at the game time,
+        unless the document says when)."""
         step = g.step3
-        if saved and step is not None and step.clock_stop is None:
-            step.clock_stop = g.time_ms  # E.2: saved mid-turn; the turn's dice may still be placed
-        if step is not None and step.clock_stop is not None and not saved:
-            raise ScenarioError("clock_stop", Part.registry["step3"].absent_message("clock_stop"))
+        if (step is not None and step.clock_stop is None and g.players <= 2 and g.phase is Phase.DISTRIBUTE
+                and ending.saved(g) and any(not hc.complete for hand in g.hands for hc in hand)):
+            step.clock_stop = g.time_ms
+
+    def check_position(self, g: GameState) -> None:
+        """The position is one a game can reach (``GameState.problems``: the dice, cards and sparks
+        add up, the middle, the face-down hand cards and the stopped clock agree (docs/rules.md C.2.2,
+        E), ...); the first problem is refused, at the field it is about."""
+        d = self.data
+        for p in g.problems():
+            if p.code == "too_many_rolled":  # a document may roll more dice than A.10, to set up a test
+                continue
+            if p.code == "sparks_missing" and d.get("spark_deck", "rest") != "rest":
+                continue  # an explicit spark deck is the supply: the sparks it leaves out are set aside
+            raise ScenarioError(p.where, str(p) + HINTS.get(p.code, ""))
+
+
+#: what a document can do about a problem, added to its text
+HINTS: dict[str, str] = {
+    "dice_missing": " (write bag: rest)",
+    "sparks_missing": " (leave spark_deck out, or write spark_deck: rest, for every spark not elsewhere)",
+    "won_not_over": " (add row cards)",
+}
 
 
 def reachable(rules: CompiledCard, target: tuple[int, ...]) -> bool:
