@@ -167,3 +167,76 @@ def test_sampled_frequencies_match_the_outcome_probabilities() -> None:
         assert abs(faces[f] / (3 * n) - 1 / 6) < 0.03, faces
     for c in COLOURS:  # each colour ~1/5
         assert abs(colours[c] / (3 * n) - 1 / 5) < 0.03, colours
+
+
+# ----------------------------------------------------------------------------- chance that scales
+def test_chance_count_is_the_number_of_outcomes_listed() -> None:
+    # given the first roll of small games (single and split dice), when counted and listed,
+    # then chance_count() equals the number of outcomes without listing them
+    for config in (make_config(players=1), make_config(players=2),
+                   make_config(players=1, modules=("split-dice",))):
+        g = new_game(config, 5, chance=False)
+        assert g.chance_count() == len(g.chance_outcomes())
+    assert new_game(make_config(players=3), 5, chance=True).chance_count() == 0  # nothing pending
+
+
+def test_an_epic_roll_is_counted_described_and_sampled_but_not_listed() -> None:
+    # I-02: given a 9-player epic game at its first roll (nine dice of ten colour sets), when a
+    # solver asks, then chance_outcomes() refuses with the count and the limit, and chance_count(),
+    # chance_dice() and sample_chance_outcome() answer at once, in little memory
+    import time
+    import tracemalloc
+
+    from fusegame.rules.chance import CHANCE_OUTCOME_LIMIT, TooManyOutcomes
+
+    g = new_game(make_config(players=9, game="epic"), 5, chance=False)
+    assert g.is_chance
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        n = g.chance_count()
+        with pytest.raises(TooManyOutcomes) as refused:
+            g.chance_outcomes()
+        dice = g.chance_dice()
+        outcome = g.sample_chance_outcome(Rng(7))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - start < 5 and peak < 1 << 20
+    assert n > CHANCE_OUTCOME_LIMIT and isinstance(refused.value, ValueError)
+    assert refused.value.count == n and refused.value.limit == CHANCE_OUTCOME_LIMIT
+    assert f"{n:,}" in str(refused.value) and f"{CHANCE_OUTCOME_LIMIT:,}" in str(refused.value)
+    assert "sample_chance_outcome" in str(refused.value)
+    assert dice is not None and dice.kind == "roll" and dice.dice == 9
+    assert sum(dice.bag.values()) == len(g.bag)
+    assert isclose(sum(p for _, p in dice.die_distribution()), 1.0)
+    # the sampled outcome is a legal one: nine die types, sorted, and it applies
+    assert len(outcome) == 9 and list(outcome) == sorted(outcome)
+    child = g.clone()
+    child.apply_chance(outcome)
+    assert len(child.rolled) == 9 and child.to_dict()["rng"] == g.to_dict()["rng"]
+
+
+def test_sampled_outcomes_follow_the_listed_probabilities() -> None:
+    # given a solo roll, when outcomes are sampled from a caller's generator, then every sample
+    # is a listed outcome and an event's frequency matches its probability (bounded, never flaky)
+    g = new_game(make_config(players=1), 5, chance=False)
+    probs = dict(g.chance_outcomes())
+    rng = Rng(11)
+    samples = [g.sample_chance_outcome(rng) for _ in range(4000)]
+    assert all(s in probs for s in samples)
+    p_red = sum(p for o, p in probs.items() if any(type_colours(t) == RED for t in o))
+    seen = sum(1 for s in samples if any(type_colours(t) == RED for t in s)) / len(samples)
+    assert abs(seen - p_red) < 0.05
+
+
+def test_a_reroll_is_faces_and_a_limit_can_be_lifted() -> None:
+    # a penalty reroll: one die, six faces; limit=None lists any event
+    g = penalty_node(3, 5)
+    dice = g.chance_dice()
+    assert dice is not None and dice.kind == "faces" and g.chance_count() == 6
+    assert len(g.chance_outcomes(limit=None)) == 6 and len(g.sample_chance_outcome(Rng(1))) == 1
+    from fusegame.rules.chance import TooManyOutcomes
+
+    with pytest.raises(TooManyOutcomes, match="6 outcomes"):
+        g.chance_outcomes(limit=5)

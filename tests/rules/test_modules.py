@@ -162,6 +162,42 @@ def test_bombs_module_advanced_setups_have_a_level_for_every_point_value(setup: 
         GameConfig(players=3, setup=setup, level_counts={1: 5, 2: 5, 3: 5, 5: 6})
 
 
+@pytest.mark.parametrize("setup", ["stacks", "single-deck"])
+@pytest.mark.parametrize(("options", "counts", "message"), [
+    # FUSE's cards with the 6-point cards: five of level 6
+    ({"six_point_cards": True}, {6: 7, 4: 7, 3: 7}, "level 6 has 5 cards, not 7 (the levels: 1 (12 cards), "
+                                                   "2 (13 cards), 3 (12 cards), 4 (12 cards), 6 (5 cards))"),
+    ({}, {1: 0, 2: 0, 3: 7, 4: 14}, "level 4 has 12 cards, not 14 (the levels: 1 (12 cards), 2 (13 cards), "
+                                    "3 (12 cards), 4 (12 cards))"),
+    # Countdown's bomb cards: levels 1 to 6
+    ({"modules": "bombs"}, {5: 8, 6: 6, 4: 7}, "level 5 has 7 cards, not 8 (the levels: 1 (9 cards), "
+                                              "2 (9 cards), 3 (9 cards), 4 (9 cards), 5 (7 cards), "
+                                              "6 (6 cards))"),
+], ids=["six-point", "fuse", "bombs-module"])
+def test_a_level_count_larger_than_the_level_is_refused(setup: str, options: dict[str, Any],
+                                                        counts: dict[int, int], message: str) -> None:
+    # B.6: given chosen level counts that add up to the total, when one asks for more cards than
+    # its level holds, then the configuration is refused, naming the level, its cards and the
+    # levels that exist (before, the missing cards were taken from other levels, even from levels
+    # chosen to have none)
+    with pytest.raises(ConfigError) as refused:
+        GameConfig(players=3, setup=setup, level_counts=counts, **options)
+    assert str(refused.value) == f"level_counts: {message}" and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_level_chosen_to_have_no_cards_never_gets_any(seed: int) -> None:
+    # B.6: given every level-4 card chosen (and none of levels 1 and 2), when the starting hands
+    # hold level-4 cards, then the shortfall comes from level 3, never from levels chosen as 0
+    counts = {1: 0, 2: 0, 3: 9, 4: 12}
+    config = GameConfig(players=3, setup="stacks", level_counts=counts)  # type: ignore[arg-type]
+    g = new_game(config, seed, chance=False)
+    assert g.stacks is not None and sorted(g.stacks.piles) in ([3, 4], [3])
+    held = sum(1 for hand in g.hands for hc in hand if g.bomb(hc.card).points == 4)
+    assert len(g.stacks.piles[4]) == 12 - held and len(g.stacks.piles[3]) == 9 + held
+    assert all(g.bomb(c).points == lv for lv, pile in g.stacks.piles.items() for c in pile)
+
+
 def test_bombs_module_stacks_in_a_scenario_may_hold_level_five() -> None:
     g = scenario_from_text("config: {players: 2, modules: [bombs], setup: stacks}\nplayers: [[C01], [C02]]\n"
                            "stacks: {5: [C39, C40], 6: [C47]}\nfuse_deck: ['fuse:5']\n")

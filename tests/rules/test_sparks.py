@@ -3,9 +3,10 @@ H-17.6, H-17.10), in every game with spark cards: Countdown, the integrated and 
 with the Spark module.
 
 With 3 players or more a player draws one spark per die short of the quota (one). With 1-2 players
-a player draws one spark for each die *rolled and not taken*: each player's share of the roll is
-their quota, the leader's share filled first, so a die the bag could not give draws no spark.
-Players with no cards left draw none.
+the sparks drawn in all never exceed the rolled dice left untaken (less a Logistics leader's free
+return): each player's share of the roll is their quota (0 without cards), the leader's share filled
+first, and the untaken dice go one per die of shortfall, the leader's first, so a die the bag could
+not give, or a die another player took, draws no spark. Players with no cards left draw none.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from fusegame.rules import (
     Tick,
     dice_per_turn,
 )
-from game_variants import ALL, Variant, all_but, load, uses_sparks, variants
+from fusegame.rules.games import GameSpec
+from game_variants import ALL, Variant, all_but, has_roles, load, uses_sparks, variants
 
 #: a card no die completes (a bomb card of five free slots)
 OPEN = "? ? ? ? ?"
@@ -132,9 +134,13 @@ def test_solo_draws_a_spark_only_for_dice_rolled_and_not_taken(variant: Variant,
     (["R", "B", "G"], 0, (2, 0), {1: 1}),
     (["R", "B", "G"], 0, (0, 0), {0: 2, 1: 1}),
     (["R", "B", "G"], 1, (1, 0), {1: 2}),  # seat 1 leads: its share is filled first
-    (["R"], 0, (0, 1), {0: 1}),  # one die: the leader's; the other's share is empty
+    (["R", "B", "G"], 0, (1, 2), {}),  # G-28's example: every rolled die was taken, nobody draws
+    (["R", "B", "G"], 0, (0, 2), {0: 1}),  # one die left: the leader draws one, not two
+    (["R", "B", "G"], 1, (0, 0), {1: 2, 0: 1}),
+    (["R"], 0, (0, 1), {}),  # one die, the leader's share, but the other took it: nothing is left
     (["R"], 0, (0, 0), {0: 1}),
-], ids=["2-1", "1-0", "0-1", "2-0", "0-0", "leader-1", "one-die-taken-by-the-other", "one-die-left"])
+], ids=["2-1", "1-0", "0-1", "2-0", "0-0", "leader-1", "1-2", "0-2", "leader-1-0-0",
+        "one-die-taken-by-the-other", "one-die-left"])
 def test_two_players_share_a_short_roll_the_leaders_share_first(variant: Variant, bag: list[str], leader: int,
                                                                 taken: tuple[int, int],
                                                                 sparks: dict[int, int]) -> None:
@@ -148,6 +154,63 @@ def test_two_players_share_a_short_roll_the_leaders_share_first(variant: Variant
     ev += finish(g)
     assert drawn(ev) == Counter(sparks)
     assert [len(sparks_of(g, s)) for s in range(2)] == [sparks.get(s, 0) for s in range(2)]
+
+
+def roles_and_sparks(spec: GameSpec) -> bool:
+    return has_roles(spec) and uses_sparks(spec)
+
+
+@pytest.mark.parametrize("variant", variants(roles_and_sparks, players=2))
+@pytest.mark.parametrize(("bag", "taken", "sparks"), [
+    (["R", "B", "G"], (3, 0), {}),  # the leader took every die: the other draws none for them
+    (["R", "B", "G"], (2, 0), {}),  # no extra die taken: the one die left is the free return
+    (["R", "B", "G"], (1, 1), {}),
+    (["R", "B", "G", "Y"], (2, 1), {}),
+    (["R", "B", "G", "Y"], (1, 1), {0: 1}),  # two left, one free: the leader's shortfall first
+    (["R", "B", "G", "Y"], (3, 0), {1: 1}),  # the extra die taken: no free return
+    (["R", "B", "G", "Y", "K"], (2, 2), {}),  # a full roll: max(0, quota - taken), as before
+    (["R", "B", "G", "Y", "K"], (3, 1), {1: 1}),
+    (["R", "B", "G", "Y", "K"], (1, 1), {0: 1, 1: 1}),
+], ids=["3-rolled-3-0", "3-rolled-2-0", "3-rolled-1-1", "4-rolled-2-1", "4-rolled-1-1", "4-rolled-3-0",
+        "5-rolled-2-2", "5-rolled-3-1", "5-rolled-1-1"])
+def test_two_players_short_roll_with_a_logistics_leader(
+        variant: Variant, bag: list[str], taken: tuple[int, int], sparks: dict[int, int]) -> None:
+    # C.2 Step 4, G-27, G-28: given a Logistics Specialist leading with only ``bag`` left to
+    # draw, when the players take ``taken`` dice, then the sparks never exceed the untaken dice
+    # less the free return (the leader took no extra die), and a die the leader took charges nobody
+    g = load(variant, 2, {"players": [[OPEN, all_but(variant, 2, bag)], [OPEN]], "row": ["? ?"], "bag": bag,
+                          "roles": ["logistics-specialist", None], "phase": "roll"})
+    g.sample_chance()
+    assert len(g.rolled) == len(bag) and g.seat_quota(0) == 3
+    ev: list[Event] = []
+    for seat, n in enumerate(taken):
+        ev += take(g, seat, n)
+    ev += finish(g)
+    assert drawn(ev) == Counter(sparks)
+    assert [len(sparks_of(g, s)) for s in range(2)] == [sparks.get(s, 0) for s in range(2)]
+
+
+@pytest.mark.parametrize("variant", variants(uses_sparks, players=2))
+@pytest.mark.parametrize(("rolls", "placed", "sparks"), [
+    (3, 1, 2 - 1),  # the other's share is the quota, 2: one die short
+    (2, 0, 2),  # a short roll: both dice are the other's share
+    (2, 1, 1),
+    (1, 0, 1),
+    (4, 2, 0),  # a share is never more than the quota: the two dice left charge nobody
+], ids=["3-rolled-1-placed", "2-rolled-0-placed", "2-rolled-1-placed", "1-rolled-0-placed",
+        "4-rolled-2-placed"])
+def test_in_the_spark_clean_up_a_leader_without_cards_has_no_share(variant: Variant, rolls: int, placed: int,
+                                                                   sparks: int) -> None:
+    # C.2.2, G-28: given the middle empty and a leader with no cards left (not required to take
+    # dice), when the other player, who still has a spark, takes ``placed`` of the rolled dice,
+    # then the leader's share is 0, the other's is the roll up to the quota, and the other draws
+    # one spark per die of it not taken
+    g = load(variant, 2, {"players": [[], [{"id": "SPK", "spark": "? ? ? ?"}]], "row": [], "deck": [],
+                          "rolled": rolled(rolls)})
+    assert g.leader == 0 and set(g.to_act()) == {1}
+    ev = take(g, 1, placed) + finish(g)
+    assert drawn(ev) == Counter({1: sparks} if sparks else {})
+    assert g.hands[0] == [] and len(sparks_of(g, 1)) == 1 + sparks
 
 
 @pytest.mark.parametrize("variant", variants(uses_sparks, players=2))

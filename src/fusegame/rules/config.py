@@ -243,6 +243,17 @@ class GameConfig:
         (docs/rules.md B.6: 1-4 in FUSE, 6 with the 6-point cards, 1-6 with Countdown's bomb cards)."""
         return tuple(sorted({b.points for b in self.playable.bombs}))
 
+    def level_sizes(self) -> dict[int, int]:
+        """How many bomb cards in play each level of the advanced setups holds (B.6)."""
+        sizes: dict[int, int] = {}
+        for b in self.playable.bombs:
+            sizes[b.points] = sizes.get(b.points, 0) + 1
+        return dict(sorted(sizes.items()))
+
+    def levels_text(self) -> str:
+        """The levels that exist and their cards, for messages: "1 (12 cards), 2 (13 cards), ..."."""
+        return ", ".join(f"{lv} ({n} cards)" for lv, n in self.level_sizes().items())
+
     def counts_per_level(self) -> dict[int, int]:
         """Cards of each level for the advanced setups (B.6)."""
         if self.level_counts is not None:
@@ -294,7 +305,13 @@ class GameConfig:
             counts = dict(self.level_counts)
             bad = set(counts) - set(self.levels)
             if bad:
-                raise ConfigError(f"no level {sorted(bad)} in this game (levels: {self.levels})")
+                raise ConfigError(f"level_counts: no level {sorted(bad)} in this game (the levels: "
+                                  f"{self.levels_text()})")
+            sizes = self.level_sizes()
+            for lv, n in sorted(counts.items()):
+                if n > sizes[lv]:  # B.6: a level's stack holds only that level's cards
+                    raise ConfigError(f"level_counts: level {lv} has {sizes[lv]} cards, not {n} (the "
+                                      f"levels: {self.levels_text()})")
             if any(v < 0 for v in counts.values()) or sum(counts.values()) != self.deck_size:
                 raise ConfigError(f"level counts must add up to {self.deck_size} for "
                                   f"{self.players} players at {self.difficulty.value}")

@@ -111,20 +111,33 @@ def _deal_hand(g: GameState, pool: list[str], rejects: list[str], size: int) -> 
 
 
 def _level_piles(g: GameState, pool: list[str], config: GameConfig) -> dict[int, list[str]]:
-    """B.6: the chosen number of cards of each level, each pile shuffled (pool is shuffled)."""
+    """B.6: the chosen number of cards of each level, each pile shuffled (pool is shuffled). A count
+    is never more than its level holds (``GameConfig.validate``); where the starting hands took so
+    many of a level's cards that too few are left, the shortfall comes from the next lower chosen
+    level, then from the lowest up, never from a level chosen to have no cards."""
     piles: dict[int, list[str]] = {lv: [c for c in pool if g.bomb(c).points == lv] for lv in config.levels}
     want = config.counts_per_level()
     out: dict[int, list[str]] = {}
     short = 0
+    first_short = 0  # the first level the hands left short (for the message)
     for lv in sorted(want, reverse=True):
+        if want[lv] <= 0:
+            out[lv] = []
+            continue
         n = want[lv] + short
         out[lv] = piles[lv][:n]
         short = n - len(out[lv])
+        if short and not first_short:
+            first_short = lv
     if short:  # hands took too many low cards: top up from the higher levels' spares
         for lv in sorted(want):
+            if want[lv] <= 0:
+                continue
             spare = [c for c in piles[lv] if c not in out[lv]][:short]
             out[lv] += spare
             short -= len(spare)
     if short:
-        raise ConfigError("not enough bomb cards for the chosen level counts")
+        raise ConfigError(f"not enough bomb cards for the chosen level counts: the starting hands left "
+                          f"level {first_short} {len(piles[first_short])} cards (the levels: "
+                          f"{config.levels_text()})")
     return {lv: cards for lv, cards in out.items() if cards}
