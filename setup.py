@@ -22,10 +22,10 @@ from setuptools import setup
 COMPILED = [
     "constraints.py", "dice.py", "rng.py", "cards/model.py",
     "rules/actions.py", "rules/decisions.py", "rules/defusal.py", "rules/ending.py", "rules/errors.py",
-    "rules/events.py", "rules/fuse_cards.py", "rules/outcome.py", "rules/penalty.py", "rules/removals.py",
-    "rules/roles.py", "rules/schema.py", "rules/setup.py", "rules/sparks.py", "rules/stacks.py",
-    "rules/state.py", "rules/step3.py", "rules/table.py", "rules/turn.py", "rules/views.py",
-    "sim/game.py", "sim/policies.py",
+    "rules/events.py", "rules/fuse_cards.py", "rules/moves.py", "rules/outcome.py", "rules/penalty.py",
+    "rules/removals.py", "rules/roles.py", "rules/schema.py", "rules/setup.py", "rules/sparks.py",
+    "rules/stacks.py", "rules/state.py", "rules/step3.py", "rules/table.py", "rules/turn.py",
+    "rules/views.py", "sim/game.py", "sim/policies.py",
     # the team planner: its card models and its search over the roll
     "bots/value.py", "bots/team.py",
 ]

@@ -85,6 +85,17 @@ def test_the_legend_and_the_svg_do_not_import_each_other() -> None:
 
 
 def test_the_bots_do_not_import_the_simulator() -> None:
-    # depends on the separate work moving bots/search.py off fusegame.sim.game (Pace); it fails
-    # until that lands
+    # the simulator plays games with the bots, never the other way round
     assert _offenders("fusegame.bots", ("fusegame.sim",)) == []
+
+
+def test_no_step_of_the_turn_imports_back_up_into_the_turn() -> None:
+    # each step owns its check and perform and shares rules.moves; only the state, which puts the
+    # steps together, imports the turn
+    graph = _graph()
+    into_turn = sorted(m for m, deps in graph.items() if "fusegame.rules.turn" in deps
+                       and _within(m, "fusegame.rules"))
+    assert into_turn == ["fusegame.rules.state"]
+    # (the state only for its type, as every rule module does)
+    assert not graph["fusegame.rules.moves"] & {"fusegame.rules." + m for m in (
+        "turn", "penalty", "step3", "sparks", "defusal", "stacks")}

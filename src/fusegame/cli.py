@@ -847,10 +847,9 @@ def _run_app(link: Any, lang: str) -> None:
     app_.run()
     t = app_.table
     if t.outcome is not None:
-        o = t.outcome
-        kept = f", in the BDT Log as game {t.log_id}" if t.log_id is not None else ""
-        typer.echo(f"{'won' if o.get('won') else 'lost'} ({o.get('reason')}), score "
-                   f"{(o.get('score') or {}).get('total', 0)}{kept}")
+        from fusegame.terminal.texts import exit_line
+
+        typer.echo(exit_line(t.outcome, t.log_id, lang))
     elif t.error and not t.playing:
         _fail(t.error, 1)
 

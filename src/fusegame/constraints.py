@@ -333,26 +333,27 @@ class CompiledCard:
         bits[t_real] = b | 1 << (slot + 32) | int(ok) << slot
         return ok
 
-    def why_illegal(self, state: State, slot: int, t_real: int, t_eff: int | None = None) -> str:
-        """A player-readable reason why the die may not go on ``slot`` ('' when it may)."""
+    def why_illegal(self, state: State, slot: int, t_real: int, t_eff: int | None = None) -> tuple[str, int]:
+        """Why the die may not go on ``slot``: a refusal code (``rules.errors.REFUSALS``: ``slot_filled``,
+        ``slot_icon``...; '' when it may) and the slot that must be filled first (-1 when none)."""
         t_eff = t_real if t_eff is None else t_eff
         if not 0 <= slot < self.n:
-            return f"this card has no slot {slot + 1}"
+            return "slot_missing", -1
         if state[slot] != EMPTY:
-            return "that slot already holds a die"
+            return "slot_filled", -1
         if not self.is_open(state, slot):
             if self.first >= 0 and state[self.first] == EMPTY:
-                return f"slot {self.first + 1} must be filled first"
+                return "slot_first", self.first
             if self.last[slot]:
-                return "that slot must be the last one filled"
-            return "that slot needs the dice beneath it first"
+                return "slot_last", -1
+            return "slot_beneath", -1
         if not self._pred_ok(slot, t_real, t_eff):
-            return "the die does not match that slot's icon"
+            return "slot_icon", -1
         if not self._relations_ok(state, slot, t_eff):
-            return "the die breaks a relation with a die already on the card"
+            return "slot_relation", -1
         if self.feasibility and not self.feasible(self._with(state, slot, t_real)):
-            return "the card could no longer be completed (no dead placements)"
-        return ""
+            return "slot_dead", -1
+        return "", -1
 
     def _pred_ok(self, slot: int, t_real: int, t_eff: int) -> bool:
         # "must be a split die" looks at the physical die; every other icon at its current colour.

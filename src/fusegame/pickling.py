@@ -19,7 +19,8 @@ from typing import Any
 #: the engine's modules that define frozen values (the others hold mutable state or functions)
 MODULES = (
     "fusegame.dice", "fusegame.cards.model", "fusegame.rules.actions", "fusegame.rules.decisions",
-    "fusegame.rules.events", "fusegame.rules.outcome", "fusegame.rules.removals", "fusegame.rules.schema",
+    "fusegame.rules.events", "fusegame.rules.fuse_cards", "fusegame.rules.outcome", "fusegame.rules.removals",
+    "fusegame.rules.roles", "fusegame.rules.schema",
     "fusegame.sim.game", "fusegame.bots.team",
 )
 

@@ -467,3 +467,31 @@ def test_roles_reset_each_turn() -> None:
     assert g.turn == 2 and g.leader == 1 and g.roles.uses == 0 and not g.roles.temp
     roll(g, "R2", "B2", "G2", "Y2")
     act(g, f"p1 recolour d{die(g, 'R2')} K")
+
+
+# ----------------------------------------------------------------------------- the table of abilities
+def test_every_ability_is_a_row_whose_actions_are_its_own_verbs() -> None:
+    # a new ability is one row of ABILITIES (A.7): what it allows, its check, what it names or adds;
+    # in random Countdown games every role action the leader is offered is of its ability's verbs
+    from fusegame.rng import Rng
+    from fusegame.rules.roles import ABILITIES, USES, VERBS
+
+    assert set(ABILITIES) == set(Ability)
+    assert all(set(rule.verbs) <= set(USES) for rule in ABILITIES.values())
+    assert set(VERBS) == set(USES) == {"name"} | {v for rule in ABILITIES.values() for v in rule.verbs}
+    offered: set[Ability] = set()
+    for seed in range(12):
+        g = new_game(GameConfig(players=3, game="countdown", difficulty="standard"), seed=seed)
+        rng = Rng(seed)
+        for _ in range(300):
+            if g.is_over:
+                break
+            acts = g.legal_actions()
+            roles = [a for a in acts if a.verb in VERBS and a.verb != "name"]
+            if roles:
+                assert g.roles is not None
+                ab = g.roles.active(g)
+                assert ab is not None and {a.verb for a in roles} <= set(ABILITIES[ab].verbs)
+                offered.add(ab)
+            g.apply(acts[rng.below(len(acts))])
+    assert len(offered) >= 4  # most abilities were met and checked

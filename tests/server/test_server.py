@@ -243,6 +243,10 @@ def test_bad_messages_get_an_error_and_the_match_goes_on(client: TestClient) -> 
         theirs = s["view"]["hands"][1]["cards"][0]["id"]
         illegal = error_for(json.dumps({"type": "act", "action": f"place d{free_die} {theirs} s1"}))
         assert illegal["code"] == "illegal" and "not one of your cards" in illegal["message"]
+        # the refusal's reason code and facts come too, for a client to say it in its own words
+        assert illegal["reason"] == "not_your_card" and illegal["params"] == {"card": theirs}
+        missing = error_for('{"type": "act", "action": "place d99 F01 s1"}')
+        assert missing["reason"] == "die_not_available" and missing["params"] == {"die_id": 99}
         watcher.send_json({"type": "act", "action": "done"})
         assert until(watcher, is_type("error"))["code"] == "not_seated"
         # nothing was applied by any of that, and a valid action still is
@@ -503,7 +507,9 @@ def test_the_tutorial_checks_each_move_with_the_engine(client: TestClient) -> No
     legal_other = client.post("/api/tutorial/place/try", json={"action": f"place d{blue} T1 s2"}).json()
     assert not legal_other["ok"] and "red" in legal_other["message"]
     wrong = client.post("/api/tutorial/place/try?lang=es", json={"action": f"place d{blue} T1 s1"}).json()
-    assert not wrong["ok"] and "cannot go" in wrong["message"]
+    # the engine's refusal in the page's language, from its reason code and facts
+    assert not wrong["ok"] and "no puede ir" in wrong["message"] and wrong["reason"] == "slot_icon"
+    assert wrong["params"]["card"] == "T1" and wrong["params"]["slot"] == 0
     assert client.post("/api/tutorial/nope/try", json={"action": "done"}).status_code == 404
     done = client.post("/api/tutorial/done/try?lang=es", json={"action": "done"}).json()
     assert done["ok"] and "terminas" in done["message"]

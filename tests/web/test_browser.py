@@ -329,7 +329,7 @@ def test_a_hint_and_its_reason_are_told_in_the_page_s_language(server: Server, b
             expect(reason).to_contain_text("it costs the least to replace")
             shot(page, f"play-hint-{name}")
             page.get_by_test_id("lang-switch").select_option("es")
-        expect(text).to_contain_text(re.compile(r"Entrega el dado Rojo [15] de \w+"))
+        expect(text).to_contain_text(re.compile(r"Entrega el dado rojo [15] de \w+"))
         expect(reason).to_contain_text("la carta de mecha FZR pide Rojo")
         expect(reason).to_contain_text("es el que menos cuesta reponer")
         expect(reason).not_to_contain_text(re.compile("fuse|costs|replace"))
@@ -526,7 +526,7 @@ def test_a_hint_the_next_roll_changed_says_why(server: Server, browser: Browser)
             expect(reason).to_contain_text(re.compile(r"the next roll should do about [0-9.]+ dice more"))
             shot(page, f"play-hint-next-roll-{name}")
             page.get_by_test_id("lang-switch").select_option("es")
-        expect(reason).to_contain_text(re.compile(r"en vez del dado Rojo 1 en PAIR"))
+        expect(reason).to_contain_text(re.compile(r"en vez del dado rojo 1 en PAIR"))
         expect(reason).to_contain_text("dados que aún quedan en la bolsa")
         expect(reason).not_to_contain_text(re.compile("rather|bag still|next roll"))
         shot(page, f"play-hint-next-roll-{name}-es")
@@ -543,7 +543,7 @@ def test_a_die_given_up_to_a_fuse_card_shows_its_cause_in_words(server: Server,
     page.locator(".hand[data-seat='0'] g.slot.giveable").first.click()
     log = page.get_by_test_id("event-log")
     expect(log).to_contain_text(
-        re.compile(r"Ana devuelve el dado Rojo [15] de \w+ a la bolsa \(carta de mecha FZR: Rojo\)"))
+        re.compile(r"Ana devuelve el dado rojo [15] de \w+ a la bolsa \(carta de mecha FZR: Rojo\)"))
     expect(page.get_by_test_id("removal-reason")).to_have_count(0)
     page.get_by_test_id("lang-switch").select_option("en")
     expect(page.get_by_test_id("event-log")).to_contain_text(
@@ -603,7 +603,8 @@ def test_the_replay_viewer_tells_each_step_in_words(server: Server, browser: Bro
     act, die = steps[place]["act"], steps[place]["events"][0]["die"]
 
     def colour(lang: str) -> str:
-        return "/".join(COLOUR_WORDS[lang][c] for c in die["colours"].split("/"))
+        words = (COLOUR_WORDS[lang][c] for c in die["colours"].split("/"))
+        return "/".join(w.lower() if lang == "es" else w for w in words)  # "el dado rojo 5"
 
     card, slot = act["card"], act["slot"] + 1
     expected = {"en": (f"Ana places the {colour('en')} {die['face']} on {card} (slot {slot})", "Ana is done"),

@@ -28,8 +28,9 @@ pytestmark = pytest.mark.timeout(300)
 SAME_IN_BOTH = {"nav.tutorial", "home.tutorial", "tutorial.title", "home.seconds", "game.fuse",
                 "game.countdown", "seat.bot", "score.total", "log.bots", "log.bots_one", "advice.take",
                 "advice.giveUpFor"}
-#: Entries whose Spanish leaves out a fact on purpose: the engine's own reason comes in English.
-LEAVES_OUT = {"err.illegal"}
+#: Entries whose Spanish leaves out a fact on purpose (none now: the engine's refusals come with
+#: a reason code, worded in the page's language).
+LEAVES_OUT: set[str] = set()
 
 #: Everything a page shows: its text, its titles and labels, and the words in its SVG pictures.
 SHOWN = """() => {
@@ -136,3 +137,32 @@ def test_a_spanish_page_shows_no_english(server: Server, browser: Browser) -> No
         assert not seen, f"English on a Spanish page: {seen}"
     finally:
         ctx.close()
+
+
+def test_a_refusal_of_the_rules_is_worded_in_the_page_s_language(server: Server,
+                                                                   browser: Browser) -> None:  # noqa: F811
+    """An ``illegal`` error frame carries its reason code and facts: the page says it in Spanish,
+    and keeps the server's English for a code it does not know."""
+    page = browser.new_page()
+    try:
+        page.goto(server.base + "/")
+        said = page.evaluate("""async () => {
+          const i18n = await import('/i18n.js');
+          const words = await import('/words.js');
+          i18n.setLang('es');
+          const die = {id: 14, die: 'B4', colours: 'B', face: 4, as: null};
+          const frame = (reason, params, message) => ({code: 'illegal', reason, params, message});
+          return [
+            words.refusalWords(frame('quota', {n: 2}, 'you may take at most 2 dice a turn')),
+            words.refusalWords(frame('slot_first', {die, card: 'F03', slot: 2, first: 0}, 'B4 cannot go')),
+            words.refusalWords(frame('give_up_first', {seats: [0, 2]}, 'first P1, P3 must')),
+            words.refusalWords(frame('brand_new', {}, 'something new')),
+          ];
+        }""")
+        assert said[0] == "Ahora no es posible: puedes coger como mucho 2 dados por turno"
+        assert said[1].lower().startswith("ahora no es posible: el dado azul 4 no puede ir en f03, casilla 3")
+        assert "casilla 1" in said[1] and "14" not in said[1]
+        assert said[2] == "Ahora no es posible: primero J1, J3 debe elegir un dado para entregar"
+        assert said[3] == "Ahora no es posible: something new"
+    finally:
+        page.close()

@@ -65,10 +65,10 @@ EXAMPLES: list[tuple[dict[str, Any], str]] = [
     ({"kind": "clock_stopped", "time_ms": 125_400}, "the ship is saved: the clock stops after 2:05"),
     ({"kind": "role_used", "seat": 0, "role": "name", "value": "R"}, "P1 names R"),
     ({"kind": "role_used", "seat": 0, "role": "recolour", "die": AS_RED, "colour": "R"},
-     "P1 recolours d5: B4 as R"),
-    ({"kind": "role_used", "seat": 0, "role": "renumber", "die": BLUE5}, "P1 turns d7 to B5"),
-    ({"kind": "role_used", "seat": 0, "role": "flip", "die": BLUE5}, "P1 flips d7 to B5"),
-    ({"kind": "role_used", "seat": 0, "role": "rethrow", "dice": [BLUE5, SPLIT3]}, "P1 rerolls d7 d20"),
+     "P1 recolours a die: B4 as R"),
+    ({"kind": "role_used", "seat": 0, "role": "renumber", "die": BLUE5}, "P1 turns a die to B5"),
+    ({"kind": "role_used", "seat": 0, "role": "flip", "die": BLUE5}, "P1 flips a die to B5"),
+    ({"kind": "role_used", "seat": 0, "role": "rethrow", "dice": [BLUE5, SPLIT3]}, "P1 rerolls B5 K/Y3"),
     ({"kind": "role_restored", "seat": 2}, "P3's role card is face up again"),
     ({"kind": "dice_rerolled", "dice": [BLUE5, SPLIT3]}, "rerolled: B5 K/Y3"),
     ({"kind": "six_rolled", "seat": 0, "face": 6}, "P1 rolls a 6"),
@@ -101,7 +101,15 @@ def test_every_event_kind_has_an_example() -> None:
 @pytest.mark.parametrize(("event", "line"), EXAMPLES, ids=IDS)
 def test_english_event_words_are_the_log_line(event: dict[str, Any], line: str) -> None:
     assert event_text(event) == line
-    assert str(Event(event["kind"], {k: v for k, v in event.items() if k != "kind"})) == line
+    record = str(Event(event["kind"], {k: v for k, v in event.items() if k != "kind"}))
+    assert record == RECORD.get(line, line)  # the record's line: the same but for role abilities
+
+
+#: The record's lines (``str(Event)``, the golden playthroughs) name a role's dice by id, as the
+#: action notation does; the log a person reads never does.
+RECORD = {"P1 recolours a die: B4 as R": "P1 recolours d5: B4 as R",
+          "P1 turns a die to B5": "P1 turns d7 to B5", "P1 flips a die to B5": "P1 flips d7 to B5",
+          "P1 rerolls B5 K/Y3": "P1 rerolls d7 d20"}
 
 
 @pytest.mark.parametrize(("event", "line"), EXAMPLES, ids=IDS)

@@ -167,6 +167,17 @@ _TITLE_GROUP = {Group.SAME_COLOUR: "mismo color", Group.SAME_NUMBER: "mismo núm
                 Group.DIFF_COLOUR: "colores distintos", Group.DIFF_NUMBER: "números distintos"}
 
 
+def role_name(ability: str, lang: Lang = "en") -> str | None:
+    """A role's name from its ability (``cutter``) in Spanish; ``None`` for English, whose names
+    are the printed ones the cards carry, and for an unknown ability."""
+    if lang != "es":
+        return None
+    try:
+        return _ROLE_NAME_ES[Ability(ability)]
+    except ValueError:
+        return None
+
+
 def card_title(card: BombCard | FuseCard | RoleCard, lang: Lang = "en") -> str:
     """A card's name in ``lang``: the catalogue's name in English (the card's id when it has none)
     and its ``name_es`` in Spanish, else a title made from the model ("Fila de 4: colores

@@ -41,7 +41,7 @@ ORDER: tuple[str, ...] = ("removals", "roll_six", "rethrow", "spark_draws", "ref
 class Decision:
     """What one seat must or may decide now: ``kind`` and the die ids or card ids to choose from."""
 
-    kind: str  #: "distribute", "take", "give_up", "reroll", "name", "roll_six", "role" or "return"
+    kind: str  #: a kind of ``rules.decision_kinds.KINDS``: "distribute", "take", "give_up", ...
     options: tuple[Any, ...] = ()
 
 
@@ -78,7 +78,7 @@ class Step:
 
     def check(self, g: GameState, a: Action) -> None:
         """Raise ``IllegalAction`` (with the reason) unless ``a`` may be taken now."""
-        raise NotYourDecision(f"{type(a).__name__} is not something a player can do now")
+        raise NotYourDecision("not_now", {"action": type(a).__name__})
 
     def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
         """Carry out a legal action."""
@@ -95,7 +95,13 @@ class Step:
 
     def settle_chance(self, g: GameState, outcome: tuple[int, ...], ev: list[Event]) -> None:
         """Apply one result of the pending chance event (from ``outcomes``)."""
-        raise IllegalAction("no chance event is pending")
+        raise IllegalAction("no_chance")
+
+
+def check_faces(outcome: Any, k: int) -> None:
+    """A chance outcome given to ``settle_chance`` that is ``k`` faces of a die."""
+    if len(outcome) != k or any(f not in range(1, 7) for f in outcome):
+        raise IllegalAction("bad_faces", {"n": k, "outcome": repr(outcome)})
 
 
 class Pending(Part, Step):

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fusegame.rules import ending, fuse_cards, sparks
-from fusegame.rules.actions import Action, RevealFuse, TakeCard
+from fusegame.rules.actions import Action, TakeCard
 from fusegame.rules.decisions import Pending, push
-from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
 from fusegame.rules.games import Phase
+from fusegame.rules.moves import check_pick, options, owes_pick
 from fusegame.rules.schema import Count, Part, declared
 from fusegame.rules.table import HandCard, Pick
 
@@ -50,31 +50,6 @@ def defuse(g: GameState, seat: int, hc: HandCard, ev: list[Event]) -> None:
     g.hook("on_bomb_defused", seat, ev)
     if g.listening:
         ev.append(Event("bomb_defused", {"seat": seat, "card": hc.card, "points": g.bomb(hc.card).points}))
-
-
-def options(g: GameState) -> list[str]:
-    """The cards a player replacing a defused bomb may take: the row, or the stacks' tops."""
-    if g.stacks is not None:
-        return g.stacks.tops()
-    return list(g.row)
-
-
-def owes_pick(g: GameState, seat: int) -> bool:
-    return any(p.seat == seat for p in g.picks)
-
-
-def check_pick(g: GameState, a: Action) -> None:
-    """A replacement taken (or, in the stacks setup, a fuse card revealed before it)."""
-    from fusegame.rules.stacks import check_reveal
-
-    if not owes_pick(g, a.seat):
-        raise NotYourDecision("you have no defused card to replace")
-    if isinstance(a, TakeCard) and a.card not in options(g):
-        raise NotYourDecision(f"{a.card} cannot be taken (choose a card in the middle)")
-    if isinstance(a, RevealFuse):
-        why = check_reveal(g, a)
-        if why:
-            raise NotYourDecision(why)
 
 
 def take(g: GameState, a: Action, ev: list[Event]) -> None:

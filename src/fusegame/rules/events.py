@@ -56,7 +56,7 @@ class Event:
     def __str__(self) -> str:
         from fusegame.words import event_text
 
-        return event_text(self.to_dict())
+        return event_text(self.to_dict(), record=True)
 
 
 __all__ = ["EVENT_KINDS", "Event"]

@@ -13,8 +13,8 @@ from fusegame.constraints import EMPTY
 from fusegame.rules import removals, sparks
 from fusegame.rules.actions import Action
 from fusegame.rules.actions import RollSix as RollSixAction
-from fusegame.rules.decisions import Decision, Legal, Pending, push
-from fusegame.rules.errors import IllegalAction, NotYourDecision
+from fusegame.rules.decisions import Decision, Legal, Pending, check_faces, push
+from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
 from fusegame.rules.schema import DocContext, Part, ScenarioError, Seat, Seats, declared
 
@@ -101,8 +101,7 @@ class RollSix(Pending):
 
     def check(self, g: GameState, a: Action) -> None:
         if not isinstance(a, RollSixAction) or a.seat not in self.seats:
-            who = ", ".join(f"P{s + 1}" for s in self.seats)
-            raise NotYourDecision(f"everyone waits for {who} to roll a 6")
+            raise NotYourDecision("waiting_for_six", {"seats": list(self.seats)})
 
     def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
         self.rolling = a.seat
@@ -133,10 +132,4 @@ class RollSix(Pending):
 Part.register(RollSix, "roll_six", shown_when_absent=True)
 
 
-def check_faces(outcome: Any, k: int) -> None:
-    """A chance outcome that is ``k`` faces of a die."""
-    if len(outcome) != k or any(f not in range(1, 7) for f in outcome):
-        raise IllegalAction(f"this outcome is {k} face(s) 1-6, not {outcome!r}")
-
-
-__all__ = ["RollSix", "activate", "check_faces"]
+__all__ = ["EFFECTS", "EffectRule", "RollSix", "activate"]

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from fusegame.constraints import EMPTY
-from fusegame.rules import removals
+from fusegame.rules import moves, removals
 from fusegame.rules.actions import Action, RerollUnused, ReturnFree
-from fusegame.rules.decisions import Decision, Legal, Step
+from fusegame.rules.decisions import Decision, Legal, Step, check_faces
 from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
 from fusegame.rules.games import Phase
@@ -60,14 +60,14 @@ def check(g: GameState, a: Action) -> None:
     p = _part(g)
     if isinstance(a, ReturnFree):
         if a.seat != g.leader or not p.free_return:
-            raise NotYourDecision("no die can be returned without penalty now")
+            raise NotYourDecision("no_free_return")
         if a.die not in g.unused:
-            raise NotYourDecision("that die is not an unused die")
+            raise NotYourDecision("not_unused_die", {"die_id": a.die})
         return
     if not isinstance(a, RerollUnused) or a.seat != g.leader:
-        raise NotYourDecision(f"P{g.leader + 1} chooses which unused die to roll next")
+        raise NotYourDecision("leader_rerolls", {"seat": g.leader})
     if a.die not in g.unused:
-        raise NotYourDecision("that die is not an unused die")
+        raise NotYourDecision("not_unused_die", {"die_id": a.die})
 
 
 def choose(g: GameState, a: Action, ev: list[Event]) -> None:
@@ -127,22 +127,17 @@ class PenaltyStep(Step):
         return acts
 
     def check(self, g: GameState, a: Action) -> None:
-        from fusegame.rules.turn import check
-
-        check(g, a)
+        if not moves.check_common(g, a):
+            check(g, a)
 
     def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
-        from fusegame.rules.turn import perform
-
-        perform(g, a, ev)
+        moves.perform(g, a, ev)
 
     def run(self, g: GameState, ev: list[Event], chance: bool) -> bool:
-        from fusegame.rules.turn import end_turn
-
         p = _part(g)
         if p.die == EMPTY:
             if not g.unused:
-                end_turn(g, ev)
+                moves.end_turn(g, ev)
                 return True
             if p.free_return or len({g.dice.colours[d] for d in g.unused}) > 1:
                 return False  # the leader chooses the order (or the die to return free)
@@ -156,8 +151,6 @@ class PenaltyStep(Step):
         return [((f,), 1 / 6) for f in range(1, 7)]
 
     def settle_chance(self, g: GameState, outcome: Any, ev: list[Event]) -> None:
-        from fusegame.rules.fuse_cards import check_faces
-
         check_faces(outcome, 1)
         roll(g, _part(g).die, outcome[0], ev)
 

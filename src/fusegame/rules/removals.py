@@ -110,10 +110,9 @@ def start_all(g: GameState, matches: Matches, cause: Cause, ev: list[Event]) -> 
 def give_up_check(seats: dict[int, tuple[int, ...]], a: Action) -> None:
     """Raise unless ``a`` is a legal give-up among ``seats``' choices."""
     if not isinstance(a, GiveUp) or a.seat not in seats:
-        who = ", ".join(f"P{s + 1}" for s in sorted(seats))
-        raise NotYourDecision(f"first {who} must choose a die to give up")
+        raise NotYourDecision("give_up_first", {"seats": sorted(seats)})
     if a.die not in seats[a.seat]:
-        raise NotYourDecision("that die cannot be given up (choose a highlighted die)")
+        raise NotYourDecision("cannot_give_up")
 
 
 @dataclass

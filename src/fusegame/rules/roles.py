@@ -11,7 +11,7 @@ leader may send an untaken die back free instead (``rules.penalty``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any, Final
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 from fusegame.cards.model import Ability
 from fusegame.dice import BY_LETTER, COLOURS, LETTERS, colours_text, die_type
 from fusegame.rules.actions import Action, Flip, Name, Recolour, Renumber, Rethrow
-from fusegame.rules.decisions import Pending, push
+from fusegame.rules.decisions import Pending, check_faces, push
 from fusegame.rules.events import Event
 from fusegame.rules.games import Phase
 from fusegame.rules.schema import (
@@ -43,9 +43,6 @@ if TYPE_CHECKING:
 
 #: The most rerolls an Explosives Instructor may make in a turn.
 MAX_REROLLS: Final = 3
-NAMING = (Ability.CUTTER, Ability.OPERATIONS_ENGINEER)
-#: The verbs of the role abilities.
-VERBS: tuple[str, ...] = ("name", "recolour", "renumber", "flip", "rethrow")
 
 
 NO_ROLES = ("this game has no role cards (they are in countdown and integrated games, and in FUSE with "
@@ -127,29 +124,29 @@ class Roles(Part):
 
     def needs_name(self, g: GameState) -> bool:
         """Before this turn's draw, must the leader name a colour or a number?"""
-        return not self.named and self.active(g) in NAMING
+        ab = self.active(g)
+        return not self.named and ab is not None and bool(ABILITIES[ab].names)
 
     def name_options(self, g: GameState) -> tuple[str, ...]:
-        if self.active(g) is Ability.CUTTER:
-            return tuple(LETTERS[c] for c in COLOURS)
-        return tuple(str(f) for f in range(1, 7))
+        """What the leader's ability names before the draw (``()`` for an ability that names nothing)."""
+        ab = self.active(g)
+        return ABILITIES[ab].names if ab is not None else ()
 
     def extra_dice(self, g: GameState) -> int:
         """A Logistics Specialist leading draws one more die."""
-        return 1 if self.active(g) is Ability.LOGISTICS_SPECIALIST else 0
+        ab = self.active(g)
+        return ABILITIES[ab].extra_dice if ab is not None else 0
 
     def default_bonus(self, g: GameState) -> bool:
         """A Logistics Specialist leading this turn's roll (docs/rules.md A.7): one more die, quota + 1."""
-        return g.phase in AFTER_ROLL and self.active(g) is Ability.LOGISTICS_SPECIALIST
+        return g.phase in AFTER_ROLL and self.extra_dice(g) > 0
 
     def mark_eligible(self, g: GameState, drawn: Sequence[int]) -> None:
         """Note which rolled dice the named colour or number lets change."""
         ab = self.active(g)
-        if ab is Ability.CUTTER and self.named:
-            colour = BY_LETTER[self.named]
-            self.eligible = [d for d in drawn if g.dice.colours[d] & colour]
-        elif ab is Ability.OPERATIONS_ENGINEER and self.named:
-            self.eligible = [d for d in drawn if g.faces[d] == int(self.named)]
+        rolled_as = ABILITIES[ab].named if ab is not None else None
+        if rolled_as is not None and self.named:
+            self.eligible = [d for d in drawn if rolled_as(g, d, self.named)]
 
     # -- scenario documents --------------------------------------------------------------------
     @classmethod
@@ -251,59 +248,174 @@ class Roles(Part):
     def actions(self, g: GameState, at: int) -> list[Action]:
         """Every ability action the leader may take now (empty outside the distribution)."""
         ab = self.active(g)
-        if ab is None or not g.free or ab is Ability.LOGISTICS_SPECIALIST:
+        if ab is None or not g.free:
             return []
-        s = g.leader
-        out: list[Action] = []
-        free = g.free
-        if ab in NAMING:
-            for d in free:
-                if d in self.eligible and d not in self.changed:
-                    out += [Recolour(s, at, d, c) for c in _new_colours(g, d)]
-                    out += [Renumber(s, at, d, f) for f in range(1, 7) if f != g.faces[d]]
-        elif ab is Ability.TECHNOLOGIST and not self.uses:
-            for d in free:
-                out += [Recolour(s, at, d, c) for c in _new_colours(g, d)]
-        elif ab is Ability.EQUIPMENT_TECHNICIAN and not self.uses:
-            for d in free:
-                out += [Renumber(s, at, d, f) for f in range(1, 7) if f != g.faces[d]]
-        elif ab is Ability.DISPOSAL_EXPERT:
-            out += [Flip(s, at, d) for d in free if d not in self.changed]
-        elif ab is Ability.EXPLOSIVES_INSTRUCTOR and self.uses < MAX_REROLLS:
-            for k in range(1, len(free) + 1):
-                out += [Rethrow(s, at, c) for c in combinations(sorted(free), k)]
-        return out
+        return ABILITIES[ab].actions(self, g, g.leader, at)
 
     def use(self, g: GameState, a: Action, ev: list[Event]) -> None:
         """Carry out a checked ability action (a Rethrow leaves its dice to the next chance step)."""
-        if isinstance(a, Name):
-            self.named = a.value
-            if g.listening:
-                ev.append(Event("role_used", {"seat": a.seat, "role": "name", "value": a.value}))
-            return
-        if isinstance(a, Recolour):
-            self.temp[a.die] = BY_LETTER[a.colour]
-            self.changed.append(a.die)
-            self.uses += 1
-            if g.listening:
-                ev.append(Event("role_used", {"seat": a.seat, "role": "recolour", "die": die_view(g, a.die),
-                                              "colour": a.colour}))
-        elif isinstance(a, (Renumber, Flip)):
-            face = a.face if isinstance(a, Renumber) else g.dice.opposite_face(g.faces[a.die])
-            g.set_face(a.die, face)
-            self.changed.append(a.die)
-            self.uses += 1
-            if g.listening:
-                ev.append(Event("role_used", {"seat": a.seat, "role": a.verb, "die": die_view(g, a.die)}))
-        elif isinstance(a, Rethrow):
-            self.uses += 1
-            if g.listening:
-                ev.append(Event("role_used", {"seat": a.seat, "role": "rethrow",
-                                              "dice": [die_view(g, d) for d in a.dice]}))
-            push(g, Rerolling(list(a.dice)))
+        USES[a.verb](self, g, a, ev)
 
 
 Part.register(Roles, "roles", shown_when_absent=True)
+
+
+def _use_name(r: Roles, g: GameState, a: Action, ev: list[Event]) -> None:
+    assert isinstance(a, Name)
+    r.named = a.value
+    if g.listening:
+        ev.append(Event("role_used", {"seat": a.seat, "role": "name", "value": a.value}))
+
+
+def _use_recolour(r: Roles, g: GameState, a: Action, ev: list[Event]) -> None:
+    assert isinstance(a, Recolour)
+    r.temp[a.die] = BY_LETTER[a.colour]
+    r.changed.append(a.die)
+    r.uses += 1
+    if g.listening:
+        ev.append(Event("role_used", {"seat": a.seat, "role": "recolour", "die": die_view(g, a.die),
+                                      "colour": a.colour}))
+
+
+def _use_turn(r: Roles, g: GameState, a: Action, ev: list[Event]) -> None:
+    assert isinstance(a, (Renumber, Flip))
+    face = a.face if isinstance(a, Renumber) else g.dice.opposite_face(g.faces[a.die])
+    g.set_face(a.die, face)
+    r.changed.append(a.die)
+    r.uses += 1
+    if g.listening:
+        ev.append(Event("role_used", {"seat": a.seat, "role": a.verb, "die": die_view(g, a.die)}))
+
+
+def _use_rethrow(r: Roles, g: GameState, a: Action, ev: list[Event]) -> None:
+    assert isinstance(a, Rethrow)
+    r.uses += 1
+    if g.listening:
+        ev.append(Event("role_used", {"seat": a.seat, "role": "rethrow",
+                                      "dice": [die_view(g, d) for d in a.dice]}))
+    push(g, Rerolling(list(a.dice)))
+
+
+#: verb -> what a checked ability action does (the verbs of the role abilities).
+USES: dict[str, Callable[[Roles, GameState, Action, list[Event]], None]] = {
+    "name": _use_name,
+    "recolour": _use_recolour,
+    "renumber": _use_turn,
+    "flip": _use_turn,
+    "rethrow": _use_rethrow,
+}
+
+# -- the abilities, one row each ---------------------------------------------------------------
+def _changes_colour_or_number(r: Roles, g: GameState, s: int, at: int) -> list[Action]:
+    # Cutter, Operations Engineer: each die rolled as the named colour or number, once
+    out: list[Action] = []
+    for d in g.free:
+        if d in r.eligible and d not in r.changed:
+            out += [Recolour(s, at, d, c) for c in _new_colours(g, d)]
+            out += [Renumber(s, at, d, f) for f in range(1, 7) if f != g.faces[d]]
+    return out
+
+
+def _recolours_one(r: Roles, g: GameState, s: int, at: int) -> list[Action]:
+    if r.uses:
+        return []
+    out: list[Action] = []
+    for d in g.free:
+        out += [Recolour(s, at, d, c) for c in _new_colours(g, d)]
+    return out
+
+
+def _renumbers_one(r: Roles, g: GameState, s: int, at: int) -> list[Action]:
+    if r.uses:
+        return []
+    out: list[Action] = []
+    for d in g.free:
+        out += [Renumber(s, at, d, f) for f in range(1, 7) if f != g.faces[d]]
+    return out
+
+
+def _flips(r: Roles, g: GameState, s: int, at: int) -> list[Action]:
+    return [Flip(s, at, d) for d in g.free if d not in r.changed]
+
+
+def _rethrows(r: Roles, g: GameState, s: int, at: int) -> list[Action]:
+    out: list[Action] = []
+    if r.uses < MAX_REROLLS:
+        free = g.free
+        for k in range(1, len(free) + 1):
+            out += [Rethrow(s, at, c) for c in combinations(sorted(free), k)]
+    return out
+
+
+def _nothing(r: Roles, g: GameState, s: int, at: int) -> list[Action]:
+    return []
+
+
+def _check_named_change(r: Roles, g: GameState, a: Action) -> tuple[str, dict[str, Any]]:
+    assert isinstance(a, (Recolour, Renumber))
+    if a.die not in r.eligible:
+        return "only_named", {"named": r.named}
+    if a.die in r.changed:
+        return "changed_once", {}
+    return "", {}
+
+
+def _check_once_a_turn(r: Roles, g: GameState, a: Action) -> tuple[str, dict[str, Any]]:
+    return ("ability_used", {}) if r.uses else ("", {})
+
+
+def _check_flip(r: Roles, g: GameState, a: Action) -> tuple[str, dict[str, Any]]:
+    assert isinstance(a, Flip)
+    return ("already_flipped", {}) if a.die in r.changed else ("", {})
+
+
+def _check_rethrow(r: Roles, g: GameState, a: Action) -> tuple[str, dict[str, Any]]:
+    return ("rerolls_max", {"n": MAX_REROLLS}) if r.uses >= MAX_REROLLS else ("", {})
+
+
+def _rolled_as_colour(g: GameState, die: int, named: str) -> bool:
+    return bool(g.dice.colours[die] & BY_LETTER[named])
+
+
+def _rolled_as_number(g: GameState, die: int, named: str) -> bool:
+    return g.faces[die] == int(named)
+
+
+@dataclass(frozen=True)
+class AbilityRule:
+    """One role ability (docs/rules.md A.7): the verbs of its actions, every such action it allows
+    now, its own check of one (``("", {})`` when allowed, else a refusal's code and facts; the
+    checks every ability shares come first, in ``why_not``), and what it names before the roll or
+    adds to the draw. A new ability is a row here; its actions' effects are ``USES``, by verb."""
+
+    verbs: tuple[str, ...]
+    actions: Callable[[Roles, GameState, int, int], list[Action]]
+    check: Callable[[Roles, GameState, Action], tuple[str, dict[str, Any]]] | None = None
+    #: what the leader names before the draw (a colour letter or a number), and which rolled dice
+    #: the name lets change
+    names: tuple[str, ...] = ()
+    named: Callable[[GameState, int, str], bool] | None = None
+    extra_dice: int = 0  #: more dice drawn while it leads
+
+
+#: Every ability of the role cards: a test checks that none is missing.
+ABILITIES: dict[Ability, AbilityRule] = {
+    Ability.CUTTER: AbilityRule(("recolour", "renumber"), _changes_colour_or_number, _check_named_change,
+                                names=tuple(LETTERS[c] for c in COLOURS), named=_rolled_as_colour),
+    Ability.OPERATIONS_ENGINEER: AbilityRule(("recolour", "renumber"), _changes_colour_or_number,
+                                             _check_named_change, names=tuple(str(f) for f in range(1, 7)),
+                                             named=_rolled_as_number),
+    Ability.TECHNOLOGIST: AbilityRule(("recolour",), _recolours_one, _check_once_a_turn),
+    Ability.EQUIPMENT_TECHNICIAN: AbilityRule(("renumber",), _renumbers_one, _check_once_a_turn),
+    Ability.DISPOSAL_EXPERT: AbilityRule(("flip",), _flips, _check_flip),
+    Ability.EXPLOSIVES_INSTRUCTOR: AbilityRule(("rethrow",), _rethrows, _check_rethrow),
+    Ability.LOGISTICS_SPECIALIST: AbilityRule((), _nothing, extra_dice=1),
+}
+#: The abilities that name a colour or number before the draw.
+NAMING = tuple(ab for ab, rule in ABILITIES.items() if rule.names)
+#: The verbs of the role abilities.
+VERBS: tuple[str, ...] = tuple(USES)
+
 
 
 def _role_view(g: GameState, seat: int, rid: str, up: bool) -> dict[str, Any]:
@@ -320,48 +432,40 @@ def _new_colours(g: GameState, die: int) -> list[str]:
     return [LETTERS[c] for c in COLOURS if c != cs]
 
 
-def why_not(g: GameState, a: Action) -> str:
-    """'' when the leader may take ability action ``a`` now, else the reason."""
+def why_not(g: GameState, a: Action) -> tuple[str, dict[str, Any]]:
+    """``("", {})`` when the leader may take ability action ``a`` now, else the refusal's code and
+    facts (``rules.errors.REFUSALS``)."""
     r = g.roles
     ab = r.active(g) if r is not None else None
     if a.seat != g.leader:
-        return "only the leader's role can be used"
+        return "leader_role_only", {}
     if r is None or ab is None:
-        return "the leader has no role ability in use"
+        return "no_role_ability", {}
     if isinstance(a, Name):
         if not r.needs_name(g):
-            return "nothing to name now"
+            return "nothing_to_name", {}
         if a.value not in r.name_options(g):
-            return f"{g.role(r.cards[g.leader]).name} names one of {' '.join(r.name_options(g))}"
-        return ""
+            return "name_one_of", {"role": g.role(r.cards[g.leader]).name, "ability": ab.value,
+                                   "options": " ".join(r.name_options(g))}
+        return "", {}
     if not g.free:
-        return "abilities work on rolled dice still in the middle"
+        return "role_dice_in_middle", {}
     dice = a.dice if isinstance(a, Rethrow) else (getattr(a, "die", -1),)
     if not dice or any(d not in g.free for d in dice) or len(set(dice)) != len(dice):
-        return "abilities work on rolled dice still in the middle"
+        return "role_dice_in_middle", {}
     if isinstance(a, Recolour):
         # A.7: a die changes to one of the five colours; a single-colour die never becomes split
         # (the action can be built with any text, so say why rather than "already R")
         if a.colour not in LETTERS.values():
-            return "a die can only be changed to one colour (R, B, G, Y or K), never to a split die"
+            return "one_colour_only", {}
         if a.colour not in _new_colours(g, a.die):
-            return f"the die is already {colours_text(g.dice.colours[a.die])}"
+            return "already_colour", {"colours": colours_text(g.dice.colours[a.die])}
     if isinstance(a, Renumber) and not (1 <= a.face <= 6 and a.face != g.faces[a.die]):
-        return "turn the die to another number from 1 to 6"
-    if ab in NAMING and isinstance(a, (Recolour, Renumber)):
-        if a.die not in r.eligible:
-            return f"only dice rolled as {r.named} may be changed"
-        if a.die in r.changed:
-            return "each die may be changed once (colour or number, not both)"
-        return ""
-    if ab is Ability.TECHNOLOGIST and isinstance(a, Recolour) or (
-            ab is Ability.EQUIPMENT_TECHNICIAN and isinstance(a, Renumber)):
-        return "the ability has been used this turn" if r.uses else ""
-    if ab is Ability.DISPOSAL_EXPERT and isinstance(a, Flip):
-        return "that die has been flipped already" if a.die in r.changed else ""
-    if ab is Ability.EXPLOSIVES_INSTRUCTOR and isinstance(a, Rethrow):
-        return f"at most {MAX_REROLLS} rerolls a turn" if r.uses >= MAX_REROLLS else ""
-    return f"the {g.role(r.cards[g.leader]).name} cannot do that"
+        return "another_number", {}
+    rule = ABILITIES[ab]
+    if a.verb in rule.verbs and rule.check is not None:
+        return rule.check(r, g, a)
+    return "role_cannot", {"role": g.role(r.cards[g.leader]).name, "ability": ab.value}
 
 
 @dataclass
@@ -405,8 +509,6 @@ class Rerolling(Pending):
         return [(fs, 1 / 6 ** k) for fs in product(range(1, 7), repeat=k)]
 
     def settle_chance(self, g: GameState, outcome: Any, ev: list[Event]) -> None:
-        from fusegame.rules.fuse_cards import check_faces
-
         check_faces(outcome, len(self.dice))
         self.land(g, list(outcome), ev)
 

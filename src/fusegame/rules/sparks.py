@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fusegame.constraints import EMPTY
-from fusegame.rules import removals
+from fusegame.rules import moves, removals
 from fusegame.rules.actions import Action, GiveUp
 from fusegame.rules.decisions import Decision, Legal, Pending, Step, push
+from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
 from fusegame.rules.games import Phase
 from fusegame.rules.schema import Cards, DieTuple, DocContext, Part, SeatMap, Seats, Values, declared
@@ -181,20 +182,34 @@ def owed(g: GameState) -> list[int]:
     """Step 4's draws, the leader first (C.2 Step 4, G-27, G-28). Players with no cards left draw
     none. At 3 players and more (and epic games) a player draws one spark per die short of the
     base quota (``max(0, quota - taken)``: a Logistics leader's extra die is already counted).
-    With 1-2 players a player draws one spark for each die *rolled and not taken*: each player's
-    share of the roll is their quota, the leader's share filled first, so a die the bag could not
-    give draws no spark (G-28)."""
+    With 1-2 players the sparks drawn in all never exceed the rolled dice left untaken (less the
+    one a Logistics leader who took no extra die returns free): each player's share of the roll
+    is their quota (0 for a player with no cards left), the leader's share filled first, and the
+    untaken dice go one per die of shortfall to the players short of their share, the leader's
+    shortfall first (G-28). A die the bag could not give, or a die the leader took, draws no
+    spark for anyone."""
     out: list[int] = []
+    if g.players > 2:
+        for k in range(g.players):
+            seat = (g.leader + k) % g.players
+            if g.hands[seat]:
+                out += [seat] * max(0, g.quota - g.taken[seat])
+        return out
+    untaken = len(g.unused)
+    roles = g.roles
+    if untaken and roles is not None and roles.bonus_die and g.taken[g.leader] <= g.quota:
+        untaken -= 1  # G-27: the Logistics leader took no extra die: one untaken die goes back free
     # the dice rolled this turn: each was taken (placed, whatever became of it since) or is untaken
     left = sum(g.taken) + len(g.unused)
     for k in range(g.players):
         seat = (g.leader + k) % g.players
-        share = g.quota
-        if g.players <= 2:
-            share = min(share, left)
-            left -= share
-        if g.hands[seat]:
-            out += [seat] * max(0, share - g.taken[seat])
+        if not g.hands[seat]:
+            continue  # not required to take dice: a share of 0 (C.2.2, C.2.3)
+        share = min(g.quota, left)
+        left -= share
+        n = min(max(0, share - g.taken[seat]), untaken)
+        untaken -= n
+        out += [seat] * n
     return out
 
 
@@ -235,17 +250,20 @@ class Step4(Step):
         queue_draws(g, owed(g))
 
     def check(self, g: GameState, a: Action) -> None:
-        from fusegame.rules.turn import check
+        if moves.check_common(g, a):
+            return
+        if not moves.is_pick(a):
+            raise NotYourDecision("waiting_for_cards")
+        moves.check_pick(g, a)
 
-        check(g, a)
+    def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
+        moves.perform(g, a, ev)
 
     def run(self, g: GameState, ev: list[Event], chance: bool) -> bool:
-        from fusegame.rules.turn import end_turn
-
         for d in g.unused:  # C.2 Step 4: the untaken dice go back in the bag
             insort(g.bag, d)
         g.unused = []
-        end_turn(g, ev)
+        moves.end_turn(g, ev)
         return True
 
 

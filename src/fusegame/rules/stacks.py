@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from fusegame.rules import fuse_cards
 from fusegame.rules.actions import Action, RevealFuse
 from fusegame.rules.events import Event
+from fusegame.rules.moves import check_reveal
 from fusegame.rules.schema import Cards, DocContext, Kind, Part, ScenarioError, declared
 from fusegame.rules.views import card_view
 
@@ -95,13 +96,6 @@ class Stacks(Part):
 
 
 Part.register(Stacks, "stacks")
-
-
-def check_reveal(g: GameState, a: Action) -> str:
-    """'' when ``a`` (a ``RevealFuse``) is allowed now, else why not."""
-    if g.stacks is None or not g.stacks.fuses or any(p.revealed for p in g.picks if p.seat == a.seat):
-        return "no fuse card can be revealed now"
-    return ""
 
 
 def reveal(g: GameState, a: Action, ev: list[Event]) -> None:

@@ -24,8 +24,9 @@ from fusegame.cards.model import Ability, BombCard, FuseCard, RoleCard
 from fusegame.constraints import EMPTY, CompiledCard
 from fusegame.dice import TYPE_LABELS, DiceSet, colours_text, die_type
 from fusegame.rng import Rng
-from fusegame.rules import defusal, ending, penalty, roles, sparks, stacks, step3, turn
+from fusegame.rules import defusal, ending, moves, penalty, roles, sparks, stacks, step3, turn, validity
 from fusegame.rules.actions import Action, Tick
+from fusegame.rules.chance import CHANCE_OUTCOME_LIMIT, ChanceDice, TooManyOutcomes
 from fusegame.rules.config import GameConfig
 from fusegame.rules.decisions import Decision, LegalActions, Pending, Step
 from fusegame.rules.errors import (
@@ -49,14 +50,15 @@ class Over(Step):
 
 
 #: The turn's own steps: the bottom of the queue of pending decisions.
-STEPS: dict[Phase, Step] = {
+STEPS: dict[Phase, Step] = moves.STEPS
+STEPS.update({
     Phase.ROLL: turn.ROLL,
     Phase.DISTRIBUTE: turn.DISTRIBUTE,
     Phase.PENALTY: penalty.STEP,
     Phase.DEFUSE: step3.STEP,
     Phase.SPARKS: sparks.STEP,
     Phase.OVER: Over(),
-}
+})
 
 #: Hooks a part may have into the turn (a method of that name; see ``rules.schema.Part``).
 HOOKS = ("after_roll", "on_placed", "on_bomb_defused", "on_distribution_end", "on_turn_end")
@@ -330,6 +332,22 @@ class GameState:
         acts = head.legal(self, seats, at)
         return acts if isinstance(acts, LegalActions) else LegalActions(acts, at)
 
+    def problems(self) -> list[validity.Problem]:
+        """What makes this position one no game can reach; ``[]`` for a possible position.
+
+        Each ``validity.Problem`` has a ``code`` (``validity.CODES``: ``die_twice``,
+        ``dice_missing``, ``card_twice``, ``sparks_missing``, ``won_not_over``, ``phase``,
+        ``count``, ...), its ``facts``, the scenario field it is about (``where``) and an English
+        ``str()``. Checked: every die of the game's dice in exactly one place (the bag, a card's
+        slot, the middle); every card in one place, of the kind its place holds, and no more fuse
+        cards than the game uses; every spark of the game in the spark deck, the discards or in
+        play; the step, the queue and the owed replacements; the leader, the turn, the quota and
+        the dice taken and rolled; roles, temporary colours, the penalty, the stacks, the clock;
+        and the ending: no position the team has already won still in play, and an outcome the
+        position agrees with. Reads the state only.
+        """
+        return validity.problems(self)
+
     # ================================================================== apply
     def apply(self, action: Action, chance: bool = True) -> list[Event]:
         """Validate and apply ``action``; return the events it caused.
@@ -340,15 +358,15 @@ class GameState:
         ``chance=False`` stops at the next chance node instead of sampling it.
         """
         if self.outcome is not None:
-            raise GameOverError("the game is over")
+            raise GameOverError("game_over")
         if action.at is not None and action.at < self.time_ms:
-            raise BadTime(f"time {action.at} ms is before the game time {self.time_ms} ms")
+            raise BadTime("bad_time", {"at": action.at, "now": self.time_ms})
         if not isinstance(action, Tick):
             head = self.queue[0] if self.queue else STEPS[self.phase]
             if head.chance(self):
-                raise NotYourDecision("waiting for the dice to be rolled")
+                raise NotYourDecision("waiting_for_roll")
             if not 0 <= action.seat < self.players:
-                raise NotYourDecision(f"there is no seat {action.seat}")
+                raise NotYourDecision("no_such_seat", {"index": action.seat})
             head.check(self, action)
         return self._apply(action, chance)
 
@@ -374,22 +392,61 @@ class GameState:
             pass
 
     # ================================================================== chance
-    def chance_outcomes(self) -> list[tuple[tuple[int, ...], float]]:
+    def chance_outcomes(self,
+                        limit: int | None = CHANCE_OUTCOME_LIMIT) -> list[tuple[tuple[int, ...], float]]:
         """The possible results of the pending chance event with their probabilities.
 
         For the turn's roll an outcome is a sorted tuple of die types (the dice drawn and the
         faces they show; dice of one colour set are interchangeable); for a penalty reroll or a
         "roll a 6" roll it is a 1-tuple with the face; for an Explosives Instructor's reroll, the
         new faces of the rerolled dice in order. Probabilities sum to 1.
+
+        An event with more than ``limit`` outcomes (``CHANCE_OUTCOME_LIMIT``, a million; None: no
+        limit) raises ``TooManyOutcomes`` instead of listing them (an epic roll has ~10^8): use
+        ``chance_count``, ``chance_dice`` or ``sample_chance_outcome`` for those (docs/rules.md I-02).
         """
         if not self.is_chance:
             return []
+        if limit is not None:
+            n = self.chance_count()
+            if n > limit:
+                raise TooManyOutcomes(n, limit)
         return self.head().outcomes(self)
+
+    def chance_dice(self) -> ChanceDice | None:
+        """The pending chance event as its parts (dice drawn from the bag, faces rolled), or None
+        when none is pending: it counts, describes one die and samples without listing outcomes."""
+        if not self.is_chance:
+            return None
+        head = self.head()
+        if isinstance(head, turn.RollStep):
+            bag: dict[int, int] = {}
+            for d in self.bag:
+                cs = self.dice.colours[d]
+                bag[cs] = bag.get(cs, 0) + 1
+            return ChanceDice("roll", turn.dice_to_draw(self), bag)
+        if isinstance(head, roles.Rerolling):
+            return ChanceDice("faces", len(head.dice))
+        return ChanceDice("faces", 1)  # a penalty reroll, "roll a 6"
+
+    def chance_count(self) -> int:
+        """How many outcomes ``chance_outcomes`` would list (0 when no chance event is pending),
+        computed without listing them."""
+        c = self.chance_dice()
+        return 0 if c is None else c.count()
+
+    def sample_chance_outcome(self, rng: Rng) -> tuple[int, ...]:
+        """One outcome of the pending chance event, drawn with its exact probability from ``rng``
+        (the caller's generator; the game's own is untouched), for ``apply_chance``."""
+        c = self.chance_dice()
+        if c is None:
+            raise IllegalAction("no_chance")
+        return c.sample(rng)
 
     def apply_chance(self, outcome: tuple[int, ...]) -> list[Event]:
         """Apply one chance outcome (from ``chance_outcomes``) instead of sampling it."""
         if not self.is_chance:
-            raise IllegalAction("no chance event is pending")
+            raise IllegalAction("no_chance")
         ev: list[Event] = []
         self.head().settle_chance(self, outcome, ev)
         self._advance(ev, False)

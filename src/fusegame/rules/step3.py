@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fusegame.rules import defusal, ending
+from fusegame.rules import defusal, ending, moves
 from fusegame.rules.actions import Action, Defuse, TakeCard
 from fusegame.rules.decisions import Decision, Legal, Step
 from fusegame.rules.errors import NotYourDecision
@@ -59,10 +59,10 @@ def early_defusals(g: GameState, seat: int, at: int) -> list[Action]:
 def check_defuse(g: GameState, a: Action) -> None:
     assert isinstance(a, Defuse)
     if not early(g):
-        raise NotYourDecision("cards are defused in Step 3 (early only with 1-2 players)")
+        raise NotYourDecision("defuse_in_step3")
     hc = g.hand_card(a.seat, a.card)
     if hc is None or not hc.complete or any(p.card == a.card for p in g.picks):
-        raise NotYourDecision(f"{a.card} is not a complete card of yours")
+        raise NotYourDecision("not_complete_card", {"card": a.card})
 
 
 def defuse_early(g: GameState, a: Action, ev: list[Event]) -> None:
@@ -96,25 +96,23 @@ class DefuseStep(Step):
         return acts
 
     def check(self, g: GameState, a: Action) -> None:
-        from fusegame.rules.turn import check
-
-        check(g, a)
+        if moves.check_common(g, a):
+            return
+        if not moves.is_pick(a):
+            raise NotYourDecision("waiting_for_cards")
+        moves.check_pick(g, a)
 
     def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
-        from fusegame.rules.turn import perform
-
-        perform(g, a, ev)
+        moves.perform(g, a, ev)
 
     def run(self, g: GameState, ev: list[Event], chance: bool) -> bool:
-        from fusegame.rules.turn import next_step
-
         if g.picks:
             return False
         defusal.middle_changed(g, ev)
         if ending.saved(g):  # E.2: the ship is saved; Step 4 is skipped
             ending.win(g, ev)
             return True
-        next_step(g, ev)
+        moves.next_step(g, ev)
         return True
 
 

@@ -10,15 +10,15 @@ to the rule that carries an action out (``VERBS``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement
 from math import comb, factorial, prod
 from typing import TYPE_CHECKING, Any
 
 from fusegame.constraints import EMPTY
 from fusegame.dice import N_TYPES, colours_text, die_type, type_colours, type_face
-from fusegame.rules import defusal, ending, penalty, roles, stacks, step3
-from fusegame.rules.actions import Action, Defuse, Done, Name, Place, RevealFuse, RollSix, TakeCard
+from fusegame.rules import defusal, ending, moves, penalty, roles, stacks, step3
+from fusegame.rules.actions import Action, Defuse, Done, Name, Place, TakeCard
 from fusegame.rules.config import dice_per_turn
 from fusegame.rules.decisions import Decision, Legal, LegalActions, Step
 from fusegame.rules.errors import IllegalAction, IllegalPlacement, NotYourDecision
@@ -66,14 +66,12 @@ def _face_multisets(groups: list[tuple[int, int]]) -> Iterator[list[tuple[int, .
 
 
 class TurnStep(Step):
-    """A step of the turn itself (no pending decision interrupts it): actions are checked by
-    ``check`` and carried out by the rule the verb names (``VERBS``)."""
-
-    def check(self, g: GameState, a: Action) -> None:
-        check(g, a)
+    """A step of the turn itself (no pending decision interrupts it): each checks its own actions,
+    after the checks every step shares (``moves.check_common``), and carries them out by the rule
+    the verb names (``VERBS``)."""
 
     def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
-        VERBS[a.verb](g, a, ev)
+        moves.perform(g, a, ev)
 
 
 class RollStep(TurnStep):
@@ -94,6 +92,10 @@ class RollStep(TurnStep):
             assert g.roles is not None
             return [Name(g.leader, at, v) for v in g.roles.name_options(g)]
         return []
+
+    def check(self, g: GameState, a: Action) -> None:
+        if not moves.check_common(g, a):
+            raise NotYourDecision("waiting_for_name")
 
     def run(self, g: GameState, ev: list[Event], chance: bool) -> bool:
         if ending.bag_is_empty(g, ev):
@@ -131,13 +133,13 @@ class RollStep(TurnStep):
     def settle_chance(self, g: GameState, outcome: Any, ev: list[Event]) -> None:
         k = dice_to_draw(g)
         if len(outcome) != k or any(not 0 <= t < N_TYPES for t in outcome):
-            raise IllegalAction(f"a roll outcome is {k} die types (see chance_outcomes())")
+            raise IllegalAction("bad_outcome", {"n": k})
         drawn: list[int] = []
         for t in outcome:
             cs = type_colours(t)
             d = next((d for d in g.bag if g.dice.colours[d] == cs and d not in drawn), EMPTY)
             if d == EMPTY:
-                raise IllegalAction(f"the bag holds no more {colours_text(cs)} dice for {outcome!r}")
+                raise IllegalAction("bag_short", {"colours": colours_text(cs), "outcome": repr(outcome)})
             drawn.append(d)
         for d in drawn:
             g.bag.remove(d)
@@ -192,6 +194,21 @@ def done(g: GameState, a: Action, ev: list[Event]) -> None:
 class DistributeStep(TurnStep):
     """Step 2: players claim and place the rolled dice; the owners of defused bombs take their
     replacements; the leader may use their role; 1-2 player Countdown may defuse early."""
+
+    def check(self, g: GameState, a: Action) -> None:
+        if moves.check_common(g, a):
+            return
+        if moves.is_pick(a):
+            moves.check_pick(g, a)
+        elif isinstance(a, Done):
+            if not may_place(g, a.seat) or not g.unplaced():
+                raise NotYourDecision("nothing_to_decide")
+        elif isinstance(a, Defuse):
+            step3.check_defuse(g, a)
+        elif isinstance(a, Place):
+            check_place(g, a)
+        else:
+            raise NotYourDecision("not_now", {"action": type(a).__name__})
 
     def decisions(self, g: GameState) -> dict[int, Decision]:
         out: dict[int, Decision] = {}
@@ -268,86 +285,32 @@ class DistributeStep(TurnStep):
         g.unused = g.free
         g.free = []
         g.hook("on_distribution_end")
-        next_step(g, ev)
+        moves.next_step(g, ev)
         return True
 
 
 # ====================================================================== between steps
-def next_step(g: GameState, ev: list[Event]) -> None:
-    """Go on to the turn's next step (the table of games lists them)."""
-    from fusegame.rules.state import STEPS
-
-    steps = g.steps
-    g.phase = steps[steps.index(g.phase) + 1]
-    STEPS[g.phase].begin(g, ev)
-
-
-def end_turn(g: GameState, ev: list[Event]) -> None:
-    """Step 5: the leader passes the bag to the left."""
-    if g.listening:
-        ev.append(Event("turn_ended", {"turn": g.turn, "leader": g.leader}))
-    g.turn += 1
-    g.leader = (g.leader + 1) % g.players
-    g.rolled = []
-    g.hook("on_turn_end")
-    g.phase = Phase.ROLL
-
-
 # ====================================================================== actions
-def check(g: GameState, a: Action) -> None:
-    """Raise ``IllegalAction`` (with a reason for the player) unless ``a`` may be taken now, when
-    no pending decision interrupts the turn."""
-    if isinstance(a, RollSix):
-        raise NotYourDecision("nobody has to roll a 6 now")
-    if a.verb in roles.VERBS:
-        if isinstance(a, Name) != (g.phase is Phase.ROLL) or (
-                not isinstance(a, Name) and g.phase is not Phase.DISTRIBUTE):
-            raise NotYourDecision("role abilities are used around the turn's roll"
-                                  if g.phase is not Phase.DISTRIBUTE else "nothing to name now")
-        why = roles.why_not(g, a)
-        if why:
-            raise NotYourDecision(why)
-        return
-    if g.phase is Phase.ROLL:
-        raise NotYourDecision("waiting for the leader to name a colour or number")
-    if g.phase is Phase.PENALTY:
-        penalty.check(g, a)
-        return
-    if isinstance(a, (TakeCard, RevealFuse)):
-        defusal.check_pick(g, a)
-        return
-    if g.phase is not Phase.DISTRIBUTE:
-        raise NotYourDecision("waiting for the defused cards to be replaced")
-    if isinstance(a, Done):
-        if not may_place(g, a.seat) or not g.unplaced():
-            raise NotYourDecision("you have nothing left to decide this turn")
-        return
-    if isinstance(a, Defuse):
-        step3.check_defuse(g, a)
-        return
-    if isinstance(a, Place):
-        check_place(g, a)
-        return
-    raise NotYourDecision(f"{type(a).__name__} is not something a player can do now")
-
-
 def check_place(g: GameState, a: Place) -> None:
     if g.done[a.seat]:
-        raise NotYourDecision("you already said you are done this turn")
+        raise NotYourDecision("already_done")
     if g.taken[a.seat] >= g.seat_quota(a.seat):
-        raise NotYourDecision(f"you may take at most {g.seat_quota(a.seat)} dice a turn")
+        raise NotYourDecision("quota", {"n": g.seat_quota(a.seat)})
     if a.die not in g.free:
-        raise IllegalPlacement("that die is not available (already taken, or not rolled)")
+        raise IllegalPlacement("die_not_available", {"die_id": a.die})
     hc = g.hand_card(a.seat, a.card)
     if hc is None:
-        raise IllegalPlacement(f"{a.card} is not one of your cards")
+        raise IllegalPlacement("not_your_card", {"card": a.card})
     if hc.complete:
-        raise IllegalPlacement(f"{a.card} is already complete")
+        raise IllegalPlacement("card_complete", {"card": a.card})
     rules = g.card_rules(a.card)
     canon = rules.canon
-    why = rules.why_illegal(hc.key, a.slot, canon[g.types[a.die]], canon[g.effective_type(a.die)])
+    why, first = rules.why_illegal(hc.key, a.slot, canon[g.types[a.die]], canon[g.effective_type(a.die)])
     if why:
-        raise IllegalPlacement(f"{g.die_label(a.die)} cannot go on {a.card} slot {a.slot + 1}: {why}")
+        facts: dict[str, Any] = {"die": die_view(g, a.die), "card": a.card, "slot": a.slot}
+        if first >= 0:
+            facts["first"] = first
+        raise IllegalPlacement(why, facts)
 
 
 def _use_role(g: GameState, a: Action, ev: list[Event]) -> None:
@@ -355,8 +318,10 @@ def _use_role(g: GameState, a: Action, ev: list[Event]) -> None:
     g.roles.use(g, a, ev)
 
 
-#: verb -> the rule that carries a checked action out (the queue's items carry out their own).
-VERBS: dict[str, Callable[[GameState, Action, list[Event]], None]] = {
+#: verb -> the rule that carries a checked action out (the queue's items carry out their own): the
+#: one table, kept in ``moves`` where every step reads it.
+VERBS = moves.VERBS
+VERBS.update({
     "place": place,
     "done": done,
     "take": defusal.take,
@@ -365,15 +330,10 @@ VERBS: dict[str, Callable[[GameState, Action, list[Event]], None]] = {
     "reroll": penalty.choose,
     "return": penalty.return_free,
     **{verb: _use_role for verb in roles.VERBS},
-}
-
-
-def perform(g: GameState, a: Action, ev: list[Event]) -> None:
-    VERBS[a.verb](g, a, ev)
+})
 
 
 ROLL = RollStep()
 DISTRIBUTE = DistributeStep()
 
-__all__ = ["DISTRIBUTE", "ROLL", "VERBS", "check", "dice_to_draw", "end_turn", "may_place", "next_step",
-           "perform", "place", "roll"]
+__all__ = ["DISTRIBUTE", "ROLL", "VERBS", "check_place", "dice_to_draw", "may_place", "place", "roll"]

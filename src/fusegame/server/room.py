@@ -32,7 +32,8 @@ from fusegame.bots.hints import Hint, hint
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.observe import game_title, observation
 from fusegame.record import GameRecord
-from fusegame.rules.actions import Action, ActionParseError, Done, Place, ReturnFree, Tick, with_time
+from fusegame.rules.actions import Action, ActionParseError, Done, Place, Tick, with_time
+from fusegame.rules.decision_kinds import KINDS
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction, new_game
 from fusegame.rules.views import die_view
@@ -431,7 +432,7 @@ class Room:
             return
         seat = client.seat
         if seat is None:
-            self.error(client, "not_seated", "spectators can only watch: join a seat to play")
+            self.error(client, "not_seated", "spectators can only watch: join a seat to play", "not_seated")
             return
         try:
             match msg:
@@ -450,7 +451,7 @@ class Room:
         except RoomError as e:
             self.error(client, "not_now", str(e), e.reason, e.params)
         except IllegalAction as e:
-            self.error(client, "illegal", str(e))
+            self.error(client, "illegal", str(e), e.code, e.facts)
         except _BadMessage as e:
             self.error(client, "bad_message", str(e))
         except Exception:  # a bug must cost one message, never the room or the socket
@@ -574,8 +575,7 @@ class Room:
         assert m is not None
         state = m.state
         if len(m.record.actions) >= MAX_ACTIONS and not isinstance(action, Tick):
-            raise IllegalAction(f"this game has made its {MAX_ACTIONS:,} moves, the most a game may: "
-                                "it ends when its clock runs out")
+            raise IllegalAction("too_many_moves", {"n": MAX_ACTIONS})
         stamped = with_time(action, max(self.now_ms(), state.time_ms))
         events = state.apply(stamped)
         m.record.actions.append(stamped)
@@ -821,8 +821,7 @@ class Room:
                 timer.cancel()
                 del m.bot_timers[seat]
         for seat, timer in list(m.choice_timers.items()):
-            if seat not in decisions or decisions[seat].kind not in ("give_up", "reroll", "return") \
-                    or self.seats[seat].bot_plays:
+            if seat not in decisions or not KINDS[decisions[seat].kind].timed or self.seats[seat].bot_plays:
                 timer.cancel()
                 del m.choice_timers[seat]
                 m.choice_due.pop(seat, None)
@@ -835,10 +834,10 @@ class Room:
                         delay = max(delay, m.next_bot_at - now)
                         m.next_bot_at = now + delay + BOT_FLOOR_S
                     m.bot_timers[seat] = self.scheduler.call_later(delay, partial(self._bot_act, seat))
-            elif dec.kind == "give_up" and len(dec.options) == 1 and seat not in m.choice_timers:
+            elif KINDS[dec.kind].alone and len(dec.options) == 1 and seat not in m.choice_timers:
                 # one eligible die: nothing to choose (I-11), but let the frame show it first
                 m.choice_timers[seat] = self.scheduler.call_later(0.0, partial(self._timed_out, seat))
-            elif dec.kind in ("give_up", "reroll", "return") and seat not in m.choice_timers:
+            elif KINDS[dec.kind].timed and seat not in m.choice_timers:
                 m.choice_timers[seat] = self.scheduler.call_later(
                     self.options.choice_timeout_s, partial(self._timed_out, seat))
                 m.choice_due[seat] = self.scheduler.now() + self.options.choice_timeout_s
@@ -895,9 +894,11 @@ class Room:
         m.choice_timers.pop(seat, None)
         m.choice_due.pop(seat, None)
         dec = m.state.to_act().get(seat)
-        if dec is None or dec.kind not in ("give_up", "reroll", "return"):
+        kind = KINDS[dec.kind] if dec is not None else None
+        if kind is None or not kind.timed:
             return
-        legal = [a for a in m.state.legal_actions(seat) if not isinstance(a, ReturnFree)]
+        # the kind's default: one of its legal actions at random (a penalty reroll, not a free return)
+        legal = [a for a in m.state.legal_actions(seat) if a.verb in kind.default]
         if legal:
             self.apply(legal[self.rng.randrange(len(legal))])
 

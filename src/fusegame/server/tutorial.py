@@ -116,7 +116,10 @@ class Tutorial:
         try:
             events = state.apply(action)  # validates: an illegal move never counts
         except IllegalAction as e:
-            result["message"] = str(e)
+            from fusegame.words import refusal_text
+
+            result.update(message=refusal_text(e.code, e.facts, lang, fallback=str(e)), reason=e.code,
+                          params=e.facts)
             return result
         # judged on the untouched position, and only once the engine found the move legal there
         # (a die or card that does not exist has no label to compare)

@@ -19,8 +19,9 @@ from fusegame.cards.model import BombCard, CardShape, Layout
 from fusegame.cards.notation import parse, print_clause, print_pred
 from fusegame.cards.words import CardWords, card_words
 from fusegame.pace import FAR_BEHIND, PaceLine, gauge_level
+from fusegame.rules.decision_kinds import KINDS
 from fusegame.terminal.table import Table
-from fusegame.terminal.texts import TEXTS, Words
+from fusegame.terminal.texts import TEXTS, Words, refusal_line
 from fusegame.words import cause_text, event_text, hint_reason, hint_text, seat_name
 
 #: The terminal colour behind each die colour, and the ink on it.
@@ -228,7 +229,11 @@ def notice_line(t: Table, w: Words) -> str:
     if t.restarting:
         return f"[yellow]{escape(w('restarting'))}[/]"
     if t.error:
-        return f"[bold red]{escape(t.error)}[/]"
+        frame = t.refused
+        said = t.error
+        if frame is not None and str(frame.get("message") or frame.get("code") or "error") == t.error:
+            said = refusal_line(frame, w, t.names)
+        return f"[bold red]{escape(said)}[/]"
     v = t.view
     if v is None:
         return ""
@@ -239,8 +244,9 @@ def notice_line(t: Table, w: Words) -> str:
         bits.append(f"[yellow]{escape(cause_text(v['removal_cause'], w.lang))}[/]")
     mine = t.my_decision()
     if mine is not None and t.outcome is None:
-        kind = str(mine.get("kind"))
-        key = f"your.{kind}" if f"your.{kind}" in _known(w) else "your.other"
+        kind = KINDS.get(str(mine.get("kind")))  # a kind this client lacks: the general words
+        key = f"your.{kind.words}" if kind is not None else "your.other"
+        key = key if key in _known(w) else "your.other"
         text = f"[bold #f1c40f]▶ {escape(w(key))}[/]"
         left = t.choices.get(str(t.seat))
         if left is not None:

@@ -55,6 +55,7 @@ class Table:
         self.stored = False  #: the over frame came: the game is in the log (``log_id``) or could not be
         self.log: list[dict[str, Any]] = []
         self.error: str | None = None
+        self.refused: dict[str, Any] | None = None  #: the error frame behind ``error``, to word it
         self.restarting = False
         self.seq = 0
         # the selection
@@ -87,6 +88,7 @@ class Table:
             self.log.append({"signal": frame})
         elif kind == "error":
             self.error = str(frame.get("message") or frame.get("code") or "error")
+            self.refused = frame
         elif kind == "restarting":
             self.restarting = True
         del self.log[:-MAX_LOG]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import locale
 import os
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 EN: dict[str, str] = {
@@ -67,6 +68,15 @@ EN: dict[str, str] = {
     "unused": "unused", "penalty_die": "Penalty die", "bonus_die": "Bonus die",
     "must_roll_six": "Must roll a 6: {who}",
     "pace": "pace", "pace.ahead": "{n} ahead", "pace.line": "on the line", "pace.behind": "{n} behind",
+    "refused": "Not possible now: {why}",
+    "err.full": "Every seat is taken: you can watch the game.",
+    "err.started": "The game has started: you can watch it.",
+    "err.over": "The game is over.", "err.not_playing": "The game has not started yet.",
+    "err.not_seated": "Spectators can only watch: join a seat to play.",
+    "err.rate_limited": "Too many requests: try again in {n} s.",
+    "err.internal": "The server could not handle that; the game goes on.",
+    "exit": "{result} ({reason}), score {score}{kept}", "exit.won": "won", "exit.lost": "lost",
+    "exit.kept": ", in the BDT Log as game {id}",
 }
 
 ES: dict[str, str] = {
@@ -128,6 +138,15 @@ ES: dict[str, str] = {
     "must_roll_six": "Debe sacar un 6: {who}",
     "pace": "ritmo", "pace.ahead": "{n} por delante", "pace.line": "en la línea",
     "pace.behind": "{n} por detrás",
+    "refused": "Ahora no es posible: {why}",
+    "err.full": "Todos los asientos están ocupados: puedes mirar la partida.",
+    "err.started": "La partida ya ha empezado: puedes mirarla.",
+    "err.over": "La partida ha terminado.", "err.not_playing": "La partida aún no ha empezado.",
+    "err.not_seated": "Los espectadores solo pueden mirar: siéntate para jugar.",
+    "err.rate_limited": "Demasiadas peticiones: vuelve a intentarlo dentro de {n} s.",
+    "err.internal": "El servidor no ha podido atender la petición; la partida sigue.",
+    "exit": "{result} ({reason}), {score} puntos{kept}", "exit.won": "ganada", "exit.lost": "perdida",
+    "exit.kept": ", en el Diario BDT como partida {id}",
 }
 
 TEXTS: dict[str, dict[str, str]] = {"en": EN, "es": ES}
@@ -143,6 +162,33 @@ def default_lang() -> str:
             return code if code in TEXTS else "en"
     code = (locale.getlocale()[0] or "en")[:2].lower()
     return code if code in TEXTS else "en"
+
+
+def refusal_line(frame: Mapping[str, Any], w: Words, names: Sequence[str] | None = None) -> str:
+    """An error frame (docs/protocol.md) in the screen's language: a refusal of the rules from its
+    reason code and facts (``fusegame.words.refusal_text``), the server's own refusals from theirs;
+    the server's English line for anything else."""
+    from fusegame.words import refusal_text
+
+    message = str(frame.get("message") or frame.get("code") or "error")
+    reason, params = frame.get("reason"), frame.get("params") or {}
+    if frame.get("code") == "illegal" and reason:
+        return w("refused", why=refusal_text(str(reason), params, w.lang, names, fallback=message))
+    key = f"err.{reason or frame.get('code')}"
+    if key in TEXTS[w.lang]:
+        return w(key, n=params.get("retry_after", "")) if key == "err.rate_limited" else w(key)
+    return message
+
+
+def exit_line(outcome: Mapping[str, Any], log_id: int | None, lang: str) -> str:
+    """The line ``fuse play`` leaves on the screen when a game ends: ``won (every bomb defused),
+    score 23, in the BDT Log as game 7``."""
+    w = Words(lang)
+    reason = str(outcome.get("reason") or "")
+    return w("exit", result=w("exit.won" if outcome.get("won") else "exit.lost"),
+             reason=w(f"reason.{reason}") if f"reason.{reason}" in TEXTS[lang] else reason,
+             score=(outcome.get("score") or {}).get("total", 0),
+             kept=w("exit.kept", id=log_id) if log_id is not None else "")
 
 
 class Words:

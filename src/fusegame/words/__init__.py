@@ -55,14 +55,32 @@ def cause_text(cause: Mapping[str, Any] | None, lang: str = "en") -> str:
     return str(_lang(lang).cause(cause))
 
 
-def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """One event (``Event.to_dict()``) as a log line."""
+def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None,
+               record: bool = False) -> str:
+    """One event (``Event.to_dict()``) as a log line. Dice are said by colour and number, never by
+    their ids; ``record=True`` gives the record's English line instead (``str(Event)``, the golden
+    playthroughs), whose role lines name dice by id as the action notation does."""
     words = _lang(lang)
     seat: Callable[[int], str] = lambda s: seat_name(s, lang, names)
-    make = words.EVENTS.get(event.get("kind"))
+    table: Mapping[str, Callable[..., str]] = en.RECORD_EVENTS if record else words.EVENTS
+    make = table.get(str(event.get("kind")))
     if make is None:
         return f"{event.get('kind')} {dict(event)}"
     return str(make(event, seat))
+
+
+def refusal_text(code: str, facts: Mapping[str, Any] | None = None, lang: str = "en",
+                 names: Sequence[str] | None = None, fallback: str | None = None) -> str:
+    """Why an action is refused, from its reason code and facts (``IllegalAction.code``,
+    ``.facts``; ``rules.errors.REFUSALS`` lists the codes): ``fallback`` (else the code) for a code
+    without words.
+
+        >>> refusal_text("quota", {"n": 2}, lang="es")
+        'puedes coger como mucho 2 dados por turno'
+    """
+    seat: Callable[[int], str] = lambda s: seat_name(s, lang, names)
+    text = _lang(lang).refusal(code, facts or {}, seat)
+    return str(text) if text is not None else (fallback if fallback is not None else code)
 
 
 def _advice_words(table: str, advice: Mapping[str, Any], lang: str, names: Sequence[str] | None,
@@ -93,4 +111,5 @@ def hint_reason(advice: Mapping[str, Any], lang: str = "en", names: Sequence[str
     return _advice_words("HINT_REASONS", advice, lang, names, seat)
 
 
-__all__ = ["LANGS", "cause_text", "die_words", "event_text", "hint_reason", "hint_text", "seat_name"]
+__all__ = ["LANGS", "cause_text", "die_words", "event_text", "hint_reason", "hint_text", "refusal_text",
+           "seat_name"]

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from fusegame.rules.errors import REFUSALS as _REFUSALS
+from fusegame.rules.errors import fill
+
 SEAT = "P"
 COLOURS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "K": "black"}
 EFFECTS = {
@@ -58,14 +61,27 @@ def _role(e: Ev, p: Seat) -> str:
     if role == "name":
         return f"{who} names {e['value']}"
     if role == "recolour":
-        return f"{who} recolours d{e['die']['id']}: {label(e['die'])}"
+        return f"{who} recolours a die: {label(e['die'])}"
     if role == "renumber":
-        return f"{who} turns d{e['die']['id']} to {label(e['die'])}"
+        return f"{who} turns a die to {label(e['die'])}"
     if role == "flip":
-        return f"{who} flips d{e['die']['id']} to {label(e['die'])}"
+        return f"{who} flips a die to {label(e['die'])}"
+    if role == "rethrow":
+        return f"{who} rerolls " + " ".join(label(d) for d in e["dice"])
+    return f"{who} uses a role ability"
+
+
+def _role_record(e: Ev, p: Seat) -> str:
+    """The record's form of a role line (``Event.__str__``, the golden playthroughs): the dice by
+    their ids, as the action notation names them (``P1 turns d8 to G4``)."""
+    who, role = p(e["seat"]), e["role"]
+    if role in ("recolour", "renumber", "flip"):
+        verb = {"recolour": "recolours", "renumber": "turns", "flip": "flips"}[role]
+        sep = ":" if role == "recolour" else " to"
+        return f"{who} {verb} d{e['die']['id']}{sep} {label(e['die'])}"
     if role == "rethrow":
         return f"{who} rerolls " + " ".join(f"d{d['id']}" for d in e["dice"])
-    return f"{who} uses a role ability"
+    return _role(e, p)
 
 
 EVENTS: dict[str, Callable[[Ev, Seat], str]] = {
@@ -97,6 +113,10 @@ EVENTS: dict[str, Callable[[Ev, Seat], str]] = {
     "not_six": lambda e, p: f"{p(e['seat'])} rolls a {e['face']}, not a 6",
     "die_returned_free": lambda e, p: f"{p(e['seat'])} returns {label(e['die'])} to the bag without penalty",
 }
+
+#: The record's lines (``str(Event)``: the golden playthroughs, the command line's event lists): the
+#: log's lines, but a role ability names its dice by id, as the action notation beside them does.
+RECORD_EVENTS: dict[str, Callable[[Ev, Seat], str]] = {**EVENTS, "role_used": _role_record}
 
 
 # ====================================================================== hints
@@ -345,3 +365,14 @@ HINT_REASONS: dict[str, Hint] = {
                                      "likely cost the most"),
     "roll_six": lambda a, p, me: "Roll your die: everyone must roll a 6 before play goes on",
 }
+
+
+# ====================================================================== refusals
+# The engine's own English sentences (``rules.errors.REFUSALS``, what ``str(e)`` says): one source.
+REFUSALS: dict[str, str] = dict(_REFUSALS)
+
+
+def refusal(code: str, facts: Ev, p: Seat) -> str | None:
+    """Refusal ``code`` with its ``facts`` in words (``None`` for a code without words)."""
+    template = REFUSALS.get(code)
+    return None if template is None else fill(template, facts, seat=p)

@@ -1,19 +1,26 @@
 // Drawing dice: colour plus the colour's letter in the corner (legible without colour vision),
 // split dice in two halves with a letter each, the number as a large digit.
 import {h, esc} from './dom.js';
-import {t} from './i18n.js';
+import {getLang, t} from './i18n.js';
 
 export const COLOURS = ['R', 'B', 'G', 'Y', 'K'];
 export const HEX = {R: '#d8403a', B: '#2f6fd6', G: '#2e9c52', Y: '#f1c232', K: '#1d1d22'};
 const INK = {R: '#fff', B: '#fff', G: '#fff', Y: '#151515', K: '#fff'};
 
-/** "Blue 5", "Black/Yellow 3", "Blue 4 as Red". */
+/** "Blue 5", "Black/Yellow 3", "Blue 4 as Red" ("azul 5" in Spanish). */
 export function dieName(die) {
   if (!die) return '';
-  const colours = String(die.colours).split('/').map((c) => t(`colour.${c}`)).join('/');
-  let s = `${colours} ${die.face}`;
-  if (die.as) s += ' ' + t('die.as', {colour: String(die.as).split('/').map((c) => t(`colour.${c}`)).join('/')});
+  const colours = (cs) => String(cs).split('/').map(colourInSentence).join('/');
+  let s = `${colours(die.colours)} ${die.face}`;
+  if (die.as) s += ' ' + t('die.as', {colour: colours(die.as)});
   return s;
+}
+
+// A colour inside a sentence: English capitalises it ("the Blue 4"), Spanish does not ("el dado
+// azul 4"), as the log lines made on the server say it.
+function colourInSentence(c) {
+  const word = t(`colour.${c}`);
+  return getLang() === 'es' ? word.toLowerCase() : word;
 }
 
 /** The markup of a die in a 100 x 100 box at the origin (for inline SVG, cards included). */

@@ -39,6 +39,8 @@ export class Table {
     // how long the server waits for a penalty choice before making it (null: no such clock here)
     this.choiceMs = choiceMs;
     this.choiceSince = null; // {key, at}: when the current penalty choice was first shown
+    // the table of decision kinds (GET /api/options, rules/decision_kinds.py): kind -> {timed, words, ...}
+    this.decisionKinds = {};
     this.countdown = choiceMs ? setInterval(() => this.tickCountdown(), 500) : null;
     this.send = send;
     this.onSelect = onSelect;
@@ -87,6 +89,11 @@ export class Table {
   }
 
   /** The seat this table is drawn for: the caller's word first (play), else the view's own. */
+  /** What the table of decision kinds says of `kind` (before it is known: its words are its name). */
+  kindOf(kind) {
+    return (this.decisionKinds || {})[kind] || {words: kind, timed: false};
+  }
+
   get mySeat() {
     if (this.seat !== undefined) return this.seat;
     return this.view ? this.view.seat : null;
@@ -243,7 +250,9 @@ export class Table {
     if (!this.choiceMs || !this.view) return;
     const v = this.view;
     const mine = (v.to_act || {})[String(this.mySeat)];
-    if (!mine || !['give_up', 'reroll', 'return'].includes(mine.kind) || v.outcome) {
+    // a timed choice (I-11): the table says so, or the server's clock for this seat is running
+    const timed = mine && (this.kindOf(mine.kind).timed || Number.isFinite((this.choices || {})[String(this.mySeat)]));
+    if (!timed || v.outcome) {
       this.choiceSince = null;
       return;
     }
@@ -504,8 +513,9 @@ export class Table {
     if (this.interactive && me !== null && me !== undefined && !v.outcome) {
       const mine = (v.to_act || {})[String(me)];
       if (mine) {
-        let text = t(`yourTurn.${mine.kind}`);
-        if (mine.kind === 'name') text = tOr(`yourTurn.name_${v.active_ability}`, text);
+        // the kind's words, or the leader's role's own words for it (a Cutter names a colour)
+        const words = this.kindOf(mine.kind).words;
+        const text = tOr(`yourTurn.${words}_${v.active_ability}`, t(`yourTurn.${words}`));
         const left = this.choiceLeft();
         out.push(h('div', {class: 'notice you', dataset: {testid: 'your-turn'}}, text,
           left !== null ? h('span', {class: 'auto-choice muted small', dataset: {testid: 'auto-choice'}},
@@ -577,7 +587,7 @@ export class Table {
     if (hand.must_take) tags.push(h('span', {class: 'tag acting'}, t('hand.mustTake', {card: hand.must_take})));
     if (hand.must_roll_six) tags.push(h('span', {class: 'tag warn'}, t('hand.mustRollSix')));
     const decision = (v.to_act || {})[String(hand.seat)];
-    if (decision) tags.push(h('span', {class: 'tag acting'}, t(`decide.${decision.kind}`)));
+    if (decision) tags.push(h('span', {class: 'tag acting'}, t(`decide.${this.kindOf(decision.kind).words}`)));
     const duds = hand.duds || [];
     return h('div', {class: ['hand', mine ? 'mine' : ''], dataset: {seat: hand.seat, testid: `hand-${hand.seat}`}},
       h('div', {class: 'hand-head'},
@@ -659,10 +669,10 @@ export class Table {
     return wrap;
   }
 
-  /** A die by its id in words ("Blue 5"), or its number when the table no longer shows it. */
+  /** A die by its id in words ("Blue 5"), or "a die" when the table no longer shows it (never its id). */
   dieWords(id) {
     const d = this.findDie(id);
-    return d ? dieName(d) : t('words.dieN', {n: id});
+    return d ? dieName(d) : t('words.someDie');
   }
 
   findDie(id) {

@@ -1,7 +1,7 @@
 // The game in words: events, actions, hints and the causes of dice given up, in the page's
 // language, with the players' names. The server sends facts (seats, card ids, dice as {colours,
 // face, as}, causes and advice as small objects); every sentence is made here from them.
-import {getLang, t} from './i18n.js';
+import {getLang, t, tOr} from './i18n.js';
 import {COLOURS, dieName} from './dice.js';
 
 /** "R" -> "Red", "K/Y" -> "Black/Yellow". */
@@ -113,7 +113,7 @@ export function actionWords(act, findDie = () => null) {
   if (!act) return '';
   const dieW = (id) => {
     const d = findDie(id);
-    return d ? dieName(d) : t('words.dieN', {n: id});
+    return d ? dieName(d) : t('words.someDie'); // never the die's id: no one sees it
   };
   switch (act.verb) {
     case 'place': return t('words.place', {die: dieW(act.die), card: act.card, slot: act.slot + 1});
@@ -336,10 +336,41 @@ export function refusalWords({message = '', code = null, reason = null, params =
     default: break;
   }
   if (code === 'not_seated') return t('err.spectator');
-  if (code === 'illegal') return t('err.illegal', {detail: message});
+  if (code === 'illegal') return t('err.illegal', {detail: ruleRefusal(reason, p) ?? message});
   if (code === 'internal') return t('err.internal');
   if (code === 'unavailable') return t('err.unavailable');
   return String(message || code || '');
+}
+
+const FACT = /\{(\w+)(\+1)?\}/g;
+
+/** A fact of a refusal in the page's words: seats, dice, colours, roles and actions. */
+function factWords(key, v, facts) {
+  if (key === 'seat') return t('player.n', {n: Number(v) + 1});
+  if (key === 'seats') return (v || []).map((s) => t('player.n', {n: Number(s) + 1})).join(', ');
+  if (key === 'die') return v && typeof v === 'object' ? dieName(v) : String(v);
+  if (key === 'colours' || key === 'named' || key === 'options') {
+    return String(v).split(' ').map((x) => (COLOURS.includes(x.split('/')[0]) ? colourWords(x) : x)).join(' ');
+  }
+  if (key === 'role' && facts.ability) return tOr(`role.${facts.ability}`, v);
+  if (key === 'action') return tOr(`refuse.action.${v}`, v);
+  return typeof v === 'number' ? v.toLocaleString(getLang()) : String(v);
+}
+
+/**
+ * A refusal of the rules (an `illegal` error frame's reason code and facts: fusegame.rules.errors)
+ * in the page's words; null for a code the page has no words for (the server's English stands).
+ */
+export function ruleRefusal(reason, facts) {
+  if (!reason) return null;
+  const key = `refuse.${reason}`;
+  const template = tOr(key, '');
+  if (!template) return null;
+  const f = facts || {};
+  return template.replace(FACT, (m, k, plus) => {
+    if (!(k in f)) return m;
+    return plus ? String(Number(f[k]) + 1) : factWords(k, f[k], f);
+  });
 }
 
 /**
