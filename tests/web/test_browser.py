@@ -121,18 +121,22 @@ def wait_playing(page: Page) -> None:
     expect(page.locator("[data-page='play']")).to_have_count(1, timeout=15000)
 
 
-def place_first_legal_die(page: Page) -> tuple[str, str]:
+def place_first_legal_die(page: Page, *teammates: Page) -> tuple[str, str]:
     """Click a free die that has a legal slot, then the first highlighted slot; returns (die, card).
 
     A roll can leave this seat nothing it may place (teammates took the dice that fit, or none fit
-    its cards): then it presses Done, as a player would, and tries the next roll."""
+    its cards): then it and its ``teammates`` (people at other browsers, who would not wait for
+    ever) press Done, as players would, and it tries the next roll."""
     dice = page.locator("[data-testid^='die-'][data-legal='true']")
     for _ in range(8):
         try:
             expect(dice.first).to_be_visible(timeout=5000)
             break
         except AssertionError:
-            page.get_by_test_id("done-button").click()
+            for who in (page, *teammates):
+                done = who.get_by_test_id("done-button")
+                if done.is_visible() and done.is_enabled():
+                    done.click()
     expect(dice.first).to_be_visible()
     die = dice.first
     die_id = (die.get_attribute("data-testid") or "").removeprefix("die-")
@@ -163,7 +167,7 @@ def test_two_browsers_join_one_room_and_place_dice_together(base: str, browser: 
         wait_playing(a)
         wait_playing(b)
         expect(a.get_by_test_id("clock")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
-        die, card = place_first_legal_die(a)
+        die, card = place_first_legal_die(a, b)
         # Bo sees Ana's die on her card at once
         expect(b.locator(f"svg.card[data-card='{card}'] [data-die='{die}']")).to_have_count(1)
         expect(b.get_by_test_id(f"die-{die}")).to_have_attribute("data-placed", "true")
