@@ -20,6 +20,10 @@ ROOT = RESEARCH.parent
 
 if str(STUDIES) not in sys.path:
     sys.path.insert(0, str(STUDIES))
+# the product's test helpers that the studies' tests share (doclinks: the write-ups' links), after
+# everything else so that none of them shadows a study's module
+if str(ROOT / "tests") not in sys.path:
+    sys.path.append(str(ROOT / "tests"))
 
 
 def load_study(name: str) -> ModuleType:

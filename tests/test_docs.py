@@ -9,47 +9,15 @@ site's links and anchors as MkDocs makes them).
 from __future__ import annotations
 
 import doctest
-import re
 from pathlib import Path
 
 import pytest
 import yaml
 
+from doclinks import broken_links, links, slug
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-LINK = re.compile(r"\]\(([^)\s]+)\)")
-
-
-def slug(heading: str) -> str:
-    """A heading's anchor as GitHub makes it: lower case, punctuation but ``-`` and ``_`` dropped,
-    spaces turned to hyphens."""
-    heading = re.sub(r"<[^>]+>", "", heading)  # an anchor in a heading is not part of its text
-    text = re.sub(r"[^\w\- ]", "", heading.replace("`", "").strip().lower())
-    return text.replace(" ", "-")
-
-
-def anchors(page: Path) -> set[str]:
-    """The anchors a page offers: its headings (a repeated one numbered) and its ``<a id>``s."""
-    text = page.read_text(encoding="utf-8")
-    found = set(re.findall(r'<a id="([^"]+)"', text))
-    seen: dict[str, int] = {}
-    in_code = False
-    for line in text.splitlines():
-        if line.startswith("```"):
-            in_code = not in_code
-        m = None if in_code else re.match(r"^#{1,6} (.*)", line)
-        if m:
-            s = slug(m.group(1))
-            n = seen.get(s, 0)
-            seen[s] = n + 1
-            found.add(s if n == 0 else f"{s}-{n}")
-    return found
-
-
-def links(page: Path) -> list[str]:
-    text = page.read_text(encoding="utf-8")
-    text = re.sub(r"```.*?```", "", text, flags=re.S)  # code blocks hold no links
-    return [t for t in LINK.findall(text) if not t.startswith(("http://", "https://", "mailto:"))]
 
 
 def test_the_readme_is_a_front_door() -> None:
@@ -95,14 +63,7 @@ def test_every_page_is_reachable_from_the_home_page() -> None:
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_link_leads_to_a_file_and_a_section_that_exist(page: Path) -> None:
-    broken = []
-    for target in links(page):
-        path, _, fragment = target.partition("#")
-        dest = (page.parent / path).resolve() if path else page
-        if not dest.exists():
-            broken.append(f"{target}: no such file")
-        elif fragment and dest.suffix == ".md" and fragment not in anchors(dest):
-            broken.append(f"{target}: no such section")
+    broken = broken_links(page)
     assert not broken, f"{page.name}: " + "; ".join(broken)
 
 

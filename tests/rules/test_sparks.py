@@ -126,6 +126,16 @@ def test_solo_draws_a_spark_only_for_dice_rolled_and_not_taken(variant: Variant,
         assert g.outcome is None and g.turn == 2 and len(g.bag) == len(bag) - placed
 
 
+def assert_sparks_after(g: GameState, taken: tuple[int, int], sparks: dict[int, int]) -> None:
+    """Two players take ``taken`` dice of the roll and the turn ends: each draws ``sparks[seat]``."""
+    ev: list[Event] = []
+    for seat, n in enumerate(taken):
+        ev += take(g, seat, n)
+    ev += finish(g)
+    assert drawn(ev) == Counter(sparks)
+    assert [len(sparks_of(g, s)) for s in range(2)] == [sparks.get(s, 0) for s in range(2)]
+
+
 @pytest.mark.parametrize("variant", variants(uses_sparks, players=2))
 @pytest.mark.parametrize(("bag", "leader", "taken", "sparks"), [
     (["R", "B", "G"], 0, (2, 1), {}),  # shares: the leader 2, the other 1
@@ -148,12 +158,7 @@ def test_two_players_share_a_short_roll_the_leaders_share_first(variant: Variant
                           "leader": leader, "phase": "roll"})
     assert {len(o) for o, _ in g.chance_outcomes()} == {len(bag)}
     g.sample_chance()
-    ev: list[Event] = []
-    for seat, n in enumerate(taken):
-        ev += take(g, seat, n)
-    ev += finish(g)
-    assert drawn(ev) == Counter(sparks)
-    assert [len(sparks_of(g, s)) for s in range(2)] == [sparks.get(s, 0) for s in range(2)]
+    assert_sparks_after(g, taken, sparks)
 
 
 def roles_and_sparks(spec: GameSpec) -> bool:
@@ -182,12 +187,7 @@ def test_two_players_short_roll_with_a_logistics_leader(
                           "roles": ["logistics-specialist", None], "phase": "roll"})
     g.sample_chance()
     assert len(g.rolled) == len(bag) and g.seat_quota(0) == 3
-    ev: list[Event] = []
-    for seat, n in enumerate(taken):
-        ev += take(g, seat, n)
-    ev += finish(g)
-    assert drawn(ev) == Counter(sparks)
-    assert [len(sparks_of(g, s)) for s in range(2)] == [sparks.get(s, 0) for s in range(2)]
+    assert_sparks_after(g, taken, sparks)
 
 
 @pytest.mark.parametrize("variant", variants(uses_sparks, players=2))

@@ -107,5 +107,15 @@ def is_pick(a: Action) -> bool:
     return isinstance(a, (TakeCard, RevealFuse))
 
 
-__all__ = ["STEPS", "VERBS", "check_common", "check_pick", "check_reveal", "end_turn",
-           "is_pick", "next_step", "options", "owes_pick", "perform"]
+def check_after_distribution(g: GameState, a: Action) -> None:
+    """The check of the steps after the distribution that take no actions of their own (Step 3,
+    Step 4): only a replacement owed for a defused card may still be taken."""
+    if check_common(g, a):
+        return
+    if not is_pick(a):
+        raise NotYourDecision("waiting_for_cards")
+    check_pick(g, a)
+
+
+__all__ = ["STEPS", "VERBS", "check_after_distribution", "check_common", "check_pick", "check_reveal",
+           "end_turn", "is_pick", "next_step", "options", "owes_pick", "perform"]

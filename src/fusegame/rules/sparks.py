@@ -18,7 +18,6 @@ from fusegame.constraints import EMPTY
 from fusegame.rules import moves, removals
 from fusegame.rules.actions import Action, GiveUp
 from fusegame.rules.decisions import Decision, Legal, Pending, Step, push
-from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
 from fusegame.rules.games import Phase
 from fusegame.rules.schema import Cards, DieTuple, DocContext, Part, SeatMap, Seats, Values, declared
@@ -250,11 +249,7 @@ class Step4(Step):
         queue_draws(g, owed(g))
 
     def check(self, g: GameState, a: Action) -> None:
-        if moves.check_common(g, a):
-            return
-        if not moves.is_pick(a):
-            raise NotYourDecision("waiting_for_cards")
-        moves.check_pick(g, a)
+        moves.check_after_distribution(g, a)
 
     def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
         moves.perform(g, a, ev)

@@ -96,11 +96,7 @@ class DefuseStep(Step):
         return acts
 
     def check(self, g: GameState, a: Action) -> None:
-        if moves.check_common(g, a):
-            return
-        if not moves.is_pick(a):
-            raise NotYourDecision("waiting_for_cards")
-        moves.check_pick(g, a)
+        moves.check_after_distribution(g, a)
 
     def perform(self, g: GameState, a: Action, ev: list[Event]) -> None:
         moves.perform(g, a, ev)
