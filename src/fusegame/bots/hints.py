@@ -32,14 +32,11 @@ from fusegame.rules.actions import (
     Action,
     Defuse,
     Done,
-    Flip,
     GiveUp,
     Name,
     Place,
     Recolour,
-    Renumber,
     RerollUnused,
-    Rethrow,
     ReturnFree,
     RollSix,
     TakeCard,
@@ -185,8 +182,10 @@ class _Hinter:
         # the planner uses the leader's role before anyone places (``TeamPlanner.act``)
         if state.phase is Phase.DISTRIBUTE and state.unplaced():
             self.role = planner.choose_role(state)
-        if isinstance(self.role, (Recolour, Renumber, Flip)):
-            self.role_dice = {self.role.die}
+        # an ability changes one die (it has a ``die``) or rerolls several (``dice``)
+        one = getattr(self.role, "die", None)
+        if self.role is not None and isinstance(one, int):
+            self.role_dice = {one}
             # the others are advised on the roll as the role leaves it: their placements of other
             # dice are legal now already (a die's fit depends only on that die and the card)
             trial = state.clone()
@@ -194,8 +193,8 @@ class _Hinter:
             base = planner.plan(state)
             self._plan = planner.plan(trial)
             self.role_saves = self._plan.value - base.value
-        elif isinstance(self.role, Rethrow):
-            self.role_dice = set(self.role.dice)
+        elif self.role is not None:
+            self.role_dice = set(getattr(self.role, "dice", ()))
 
     @property
     def plan(self) -> Plan:
@@ -375,20 +374,20 @@ class _Hinter:
     # ------------------------------------------------------------------ the leader's role
     def use_role(self, seat: int, dec: Decision, a: Action) -> Hint:
         s = self.s
-        if isinstance(a, Rethrow):
-            return Hint(seat, dec.kind, a, {"kind": "role", "role": "rethrow",
-                                            "dice": [self.die(d) for d in a.dice]})
+        die = getattr(a, "die", None)
+        if not isinstance(die, int):  # an ability over several dice: say which
+            return Hint(seat, dec.kind, a, {"kind": "role", "role": a.verb,
+                                            "dice": [self.die(d) for d in getattr(a, "dice", ())]})
         advice: Advice
         if isinstance(a, Recolour):
             advice = {"kind": "role", "role": "recolour", "die": self.die(a.die), "colour": a.colour}
-        elif isinstance(a, Renumber):
-            advice = {"kind": "role", "role": "renumber", "die": self.die(a.die), "face": a.face}
         else:
-            assert isinstance(a, Flip)
-            advice = {"kind": "role", "role": "flip", "die": self.die(a.die),
-                      "face": s.dice.opposite_face(s.faces[a.die])}
+            # an ability that turns one die (Renumber, Flip, ...): the face it will show
+            trial = s.clone()
+            trial.apply_unchecked(a)
+            advice = {"kind": "role", "role": a.verb, "die": self.die(die), "face": trial.faces[die]}
         use = next((m.action for m in self.plan.moves   # the plan after the role (see __init__)
-                    if isinstance(m.action, Place) and m.action.die == a.die), None)
+                    if isinstance(m.action, Place) and m.action.die == die), None)
         advice["then"] = ({"seat": use.seat, "card": self.card(use.card)} if isinstance(use, Place)
                           else None)
         advice["saves"] = work(self.role_saves)

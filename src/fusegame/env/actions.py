@@ -25,32 +25,21 @@ a card at most, ``T`` cards to choose from, ``U = R`` unused dice)::
     renumber r f              R*6    turn rolled die r to face 1-6
     flip   r                  R      turn rolled die r to its opposite face
     rethrow m                 2^R-1  reroll the rolled dice in bit mask m (1..2^R-1)
+
+The table is read off the engine's action registry (``rules.actions.ACTIONS``): each field of an
+action says what it names (``Arg.names``: a rolled die, a card in hand, a colour...), so an action
+the engine gains later gets its templates here without a change, after all of these.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from fusegame.constraints import EMPTY
 from fusegame.rules import defusal
-from fusegame.rules.actions import (
-    Action,
-    Defuse,
-    Done,
-    Flip,
-    GiveUp,
-    Name,
-    Place,
-    Recolour,
-    Renumber,
-    RerollUnused,
-    Rethrow,
-    ReturnFree,
-    RevealFuse,
-    RollSix,
-    TakeCard,
-)
+from fusegame.rules.actions import ACTIONS, Action, Arg
 from fusegame.rules.config import LEVELS, GameConfig, dice_per_turn
 from fusegame.rules.games import ROW_SIZE
 from fusegame.rules.state import GameState
@@ -65,9 +54,56 @@ DONE = 1
 ROLL = 2
 REVEAL = 3
 
+#: The verbs in table order. A verb the engine registers later (a new role's action, say) follows
+#: these, so that the indices of a game that does not use it never move.
+ORDER = ("done", "roll", "reveal", "place", "defuse", "take", "give", "reroll", "return", "name",
+         "recolour", "renumber", "flip", "rethrow")
+
 
 class NotInTable(ValueError):
     """An engine action that the table has no index for (a bound of the table was too small)."""
+
+
+@dataclass(frozen=True)
+class _Span:
+    """The indices of one verb: ``start`` and, per field, how many values it takes (mixed radix,
+    first field most significant)."""
+
+    verb: str
+    start: int
+    fields: tuple[tuple[str, Arg], ...]
+    sizes: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for k in self.sizes:
+            n *= k
+        return n
+
+
+@lru_cache(maxsize=64)
+def _layout(dice: int, hand: int, slots: int, choices: int) -> tuple[_Span, ...]:
+    sizes = {"rolled": dice, "unused": dice, "held": hand * slots, "hand": hand, "middle": choices,
+             "slot": slots, "colour": len(COLOUR_LETTERS), "face": 6, "named": len(NAMED)}
+    verbs = [*ORDER, *(v for v in ACTIONS if v not in ORDER and v != "tick")]
+    out: list[_Span] = []
+    at = 1  # 0 is wait
+    for verb in verbs:
+        fields = ACTIONS[verb].args()
+        for name, a in fields:
+            if a.names not in sizes:
+                raise TypeError(f"{verb}.{name}: the action table has no positions for {a.names!r}")
+        span = _Span(verb, at, fields, tuple(
+            (1 << dice) - 1 if a.many else sizes[a.names] for _, a in fields))
+        out.append(span)
+        at += span.size
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _by_verb(dice: int, hand: int, slots: int, choices: int) -> dict[str, _Span]:
+    return {sp.verb: sp for sp in _layout(dice, hand, slots, choices)}
 
 
 @dataclass(frozen=True)
@@ -75,7 +111,9 @@ class ActionTable:
     """The action templates of one game configuration, and the maps between them and actions.
 
     ``dice`` (R), ``hand`` (H), ``slots`` (S) and ``choices`` (T) are the bounds the table is built
-    for; ``for_config`` derives them from the game so that no legal action falls outside.
+    for; ``for_config`` derives them from the game so that no legal action falls outside. The
+    templates come from the engine's action registry: each field of an action says what it names
+    (``rules.actions.Arg.names``), and a verb takes one index per combination of its fields.
     """
 
     dice: int
@@ -98,53 +136,68 @@ class ActionTable:
 
     # -- the layout --------------------------------------------------------------------------
     @property
+    def spans(self) -> tuple[_Span, ...]:
+        return _layout(self.dice, self.hand, self.slots, self.choices)
+
+    def _span(self, verb: str) -> _Span:
+        sp = _by_verb(self.dice, self.hand, self.slots, self.choices).get(verb)
+        if sp is None:
+            raise ValueError(f"{verb!r} is not a player's action")
+        return sp
+
+    def start(self, verb: str) -> int:
+        """The first index of ``verb``'s templates."""
+        return self._span(verb).start
+
+    @property
     def place0(self) -> int:
-        return 4
+        return self.start("place")
 
     @property
     def defuse0(self) -> int:
-        return self.place0 + self.dice * self.hand * self.slots
+        return self.start("defuse")
 
     @property
     def take0(self) -> int:
-        return self.defuse0 + self.hand
+        return self.start("take")
 
     @property
     def give0(self) -> int:
-        return self.take0 + self.choices
+        return self.start("give")
 
     @property
     def reroll0(self) -> int:
-        return self.give0 + self.hand * self.slots
+        return self.start("reroll")
 
     @property
     def return0(self) -> int:
-        return self.reroll0 + self.dice
+        return self.start("return")
 
     @property
     def name0(self) -> int:
-        return self.return0 + self.dice
+        return self.start("name")
 
     @property
     def recolour0(self) -> int:
-        return self.name0 + len(NAMED)
+        return self.start("recolour")
 
     @property
     def renumber0(self) -> int:
-        return self.recolour0 + self.dice * len(COLOUR_LETTERS)
+        return self.start("renumber")
 
     @property
     def flip0(self) -> int:
-        return self.renumber0 + self.dice * 6
+        return self.start("flip")
 
     @property
     def rethrow0(self) -> int:
-        return self.flip0 + self.dice
+        return self.start("rethrow")
 
     @property
     def size(self) -> int:
         """How many templates (the ``n`` of the ``Discrete`` action space)."""
-        return self.rethrow0 + (1 << self.dice) - 1
+        last = self.spans[-1]
+        return last.start + last.size
 
     # -- engine action -> index ------------------------------------------------------------------
     def index(self, state: GameState, action: Action) -> int:
@@ -155,45 +208,39 @@ class ActionTable:
             raise NotInTable(f"{action} has no index in {self}: {e}") from None
 
     def _index(self, g: GameState, a: Action) -> int:
-        seat = a.seat
-        if isinstance(a, Place):
-            r = self._bound(g.rolled.index(a.die), self.dice)
-            h = self._bound(self._hand_pos(g, seat, a.card), self.hand)
-            return self.place0 + (r * self.hand + h) * self.slots + self._bound(a.slot, self.slots)
-        if isinstance(a, Done):
-            return DONE
-        if isinstance(a, GiveUp):
-            for h, hc in enumerate(g.hands[seat]):
-                if a.die in hc.dice:
-                    return self.give0 + self._bound(h, self.hand) * self.slots + hc.dice.index(a.die)
-            raise ValueError(f"die {a.die} is not on a card of seat {seat}")
-        if isinstance(a, TakeCard):
-            return self.take0 + self._bound(defusal.options(g).index(a.card), self.choices)
-        if isinstance(a, RerollUnused):
-            return self.reroll0 + self._bound(g.unused.index(a.die), self.dice)
-        if isinstance(a, ReturnFree):
-            return self.return0 + self._bound(g.unused.index(a.die), self.dice)
-        if isinstance(a, RollSix):
-            return ROLL
-        if isinstance(a, RevealFuse):
-            return REVEAL
-        if isinstance(a, Defuse):
-            return self.defuse0 + self._bound(self._hand_pos(g, seat, a.card), self.hand)
-        if isinstance(a, Name):
-            return self.name0 + NAMED.index(a.value)
-        if isinstance(a, Recolour):
-            r = self._bound(g.rolled.index(a.die), self.dice)
-            return self.recolour0 + r * len(COLOUR_LETTERS) + COLOUR_LETTERS.index(a.colour)
-        if isinstance(a, Renumber):
-            return self.renumber0 + self._bound(g.rolled.index(a.die), self.dice) * 6 + a.face - 1
-        if isinstance(a, Flip):
-            return self.flip0 + self._bound(g.rolled.index(a.die), self.dice)
-        if isinstance(a, Rethrow):
+        sp = self._span(a.verb)
+        i = 0
+        for (name, arg), n in zip(sp.fields, sp.sizes):
+            i = i * n + self._bound(self._position(g, a.seat, arg, getattr(a, name)), n)
+        return sp.start + i
+
+    def _position(self, g: GameState, seat: int, arg: Arg, value: Any) -> int:
+        kind = arg.names
+        if arg.many:
             mask = 0
-            for d in a.dice:
+            for d in value:
                 mask |= 1 << self._bound(g.rolled.index(d), self.dice)
-            return self.rethrow0 + mask - 1
-        raise ValueError(f"{type(a).__name__} is not a player's action")
+            return mask - 1
+        if kind == "rolled":
+            return g.rolled.index(value)
+        if kind == "unused":
+            return g.unused.index(value)
+        if kind == "held":
+            for h, hc in enumerate(g.hands[seat]):
+                if value in hc.dice:
+                    return self._bound(h, self.hand) * self.slots + hc.dice.index(value)
+            raise ValueError(f"die {value} is not on a card of seat {seat}")
+        if kind == "hand":
+            return self._hand_pos(g, seat, value)
+        if kind == "middle":
+            return defusal.options(g).index(value)
+        if kind == "slot":
+            return int(value)
+        if kind == "colour":
+            return COLOUR_LETTERS.index(value)
+        if kind == "face":
+            return int(value) - 1
+        return NAMED.index(value)
 
     @staticmethod
     def _bound(i: int, n: int) -> int:
@@ -209,86 +256,84 @@ class ActionTable:
         raise ValueError(f"{card} is not in front of seat {seat}")
 
     # -- index -> engine action ----------------------------------------------------------------
+    def _locate(self, i: int) -> tuple[_Span, list[int]]:
+        for sp in self.spans:
+            if sp.start <= i < sp.start + sp.size:
+                k, pos = i - sp.start, []
+                for n in reversed(sp.sizes):
+                    k, p = divmod(k, n)
+                    pos.append(p)
+                return sp, pos[::-1]
+        raise IndexError(f"action {i} outside 0..{self.size - 1}")
+
     def action(self, state: GameState, seat: int, index: int) -> Action | None:
         """The engine action that ``index`` names for ``seat`` in ``state``, stamped with the game
         time; ``None`` for ``wait`` or for an index that names nothing in this position (a die or
         card position that is empty now). The action may still be illegal: check it against the
         mask, or let ``GameState.apply`` judge it."""
-        g, at = state, state.time_ms
+        g = state
         i = int(index)
         if i == WAIT or not 0 <= i < self.size:
             return None
-        if i == DONE:
-            return Done(seat, at)
-        if i == ROLL:
-            return RollSix(seat, at)
-        if i == REVEAL:
-            return RevealFuse(seat, at)
+        sp, pos = self._locate(i)
+        values: dict[str, Any] = {}
         try:
-            if i < self.defuse0:
-                r, rest = divmod(i - self.place0, self.hand * self.slots)
-                h, s = divmod(rest, self.slots)
-                return Place(seat, at, g.rolled[r], g.hands[seat][h].card, s)
-            if i < self.take0:
-                return Defuse(seat, at, g.hands[seat][i - self.defuse0].card)
-            if i < self.give0:
-                return TakeCard(seat, at, defusal.options(g)[i - self.take0])
-            if i < self.reroll0:
-                h, s = divmod(i - self.give0, self.slots)
-                die = g.hands[seat][h].dice[s]
-                return None if die == EMPTY else GiveUp(seat, at, die)
-            if i < self.return0:
-                return RerollUnused(seat, at, g.unused[i - self.reroll0])
-            if i < self.name0:
-                return ReturnFree(seat, at, g.unused[i - self.return0])
-            if i < self.recolour0:
-                return Name(seat, at, NAMED[i - self.name0])
-            if i < self.renumber0:
-                r, c = divmod(i - self.recolour0, len(COLOUR_LETTERS))
-                return Recolour(seat, at, g.rolled[r], COLOUR_LETTERS[c])
-            if i < self.flip0:
-                r, f = divmod(i - self.renumber0, 6)
-                return Renumber(seat, at, g.rolled[r], f + 1)
-            if i < self.rethrow0:
-                return Flip(seat, at, g.rolled[i - self.flip0])
-            mask = i - self.rethrow0 + 1
-            return Rethrow(seat, at, tuple(sorted(g.rolled[r] for r in range(self.dice) if mask >> r & 1)))
+            for (name, arg), p in zip(sp.fields, pos):
+                v = self._value(g, seat, arg, p)
+                if v is None:
+                    return None
+                values[name] = v
         except IndexError:
             return None
+        return ACTIONS[sp.verb](seat, g.time_ms, **values)
+
+    def _value(self, g: GameState, seat: int, arg: Arg, p: int) -> Any:
+        kind = arg.names
+        if arg.many:
+            mask = p + 1
+            return tuple(sorted(g.rolled[r] for r in range(self.dice) if mask >> r & 1))
+        if kind == "rolled":
+            return g.rolled[p]
+        if kind == "unused":
+            return g.unused[p]
+        if kind == "held":
+            h, s = divmod(p, self.slots)
+            die = g.hands[seat][h].dice[s]
+            return None if die == EMPTY else die
+        if kind == "hand":
+            return g.hands[seat][p].card
+        if kind == "middle":
+            return defusal.options(g)[p]
+        if kind == "slot":
+            return p
+        if kind == "colour":
+            return COLOUR_LETTERS[p]
+        if kind == "face":
+            return p + 1
+        return NAMED[p]
 
     def describe(self, index: int) -> str:
         """The template ``index`` stands for, in words (``place r1 h0 s2``)."""
         i = int(index)
-        if not 0 <= i < self.size:
-            raise IndexError(f"action {i} outside 0..{self.size - 1}")
-        if i < self.place0:
-            return ("wait", "done", "roll", "reveal")[i]
-        if i < self.defuse0:
-            r, rest = divmod(i - self.place0, self.hand * self.slots)
-            h, s = divmod(rest, self.slots)
-            return f"place r{r} h{h} s{s}"
-        spans: list[tuple[int, str, Any]] = [
-            (self.take0, "defuse h", None), (self.give0, "take t", None), (self.reroll0, "give", self.slots),
-            (self.return0, "reroll u", None), (self.name0, "return u", None), (self.recolour0, "name", NAMED),
-            (self.renumber0, "recolour", COLOUR_LETTERS), (self.flip0, "renumber", 6),
-            (self.rethrow0, "flip r", None), (self.size, "rethrow", "mask")]
-        start = self.defuse0
-        for end, word, detail in spans:
-            if i < end:
-                k = i - start
-                if detail is None:
-                    return f"{word}{k}"
-                if detail == "mask":
-                    return f"rethrow {[r for r in range(self.dice) if (k + 1) >> r & 1]}"
-                if isinstance(detail, str) and word == "name":
-                    return f"name {detail[k]}"
-                if isinstance(detail, str):
-                    r, c = divmod(k, len(detail))
-                    return f"{word} r{r} {detail[c]}"
-                q, m = divmod(k, detail)
-                return f"give h{q} s{m}" if word == "give" else f"renumber r{q} {m + 1}"
-            start = end
-        raise AssertionError("unreachable")
+        if i == WAIT:
+            return "wait"
+        sp, pos = self._locate(i)
+        words = [sp.verb]
+        for (_, arg), p in zip(sp.fields, pos):
+            words.append(self._word(arg, p))
+        return " ".join(words)
+
+    def _word(self, arg: Arg, p: int) -> str:
+        kind = arg.names
+        if arg.many:
+            return str([r for r in range(self.dice) if (p + 1) >> r & 1])
+        if kind == "held":
+            h, s = divmod(p, self.slots)
+            return f"h{h} s{s}"
+        letter = {"rolled": "r", "unused": "u", "hand": "h", "middle": "t", "slot": "s"}.get(kind)
+        if letter is not None:
+            return f"{letter}{p}"
+        return {"colour": COLOUR_LETTERS, "named": NAMED}[kind][p] if kind != "face" else str(p + 1)
 
 
-__all__ = ["ActionTable", "COLOUR_LETTERS", "DONE", "NAMED", "NotInTable", "REVEAL", "ROLL", "WAIT"]
+__all__ = ["ActionTable", "COLOUR_LETTERS", "DONE", "NAMED", "NotInTable", "ORDER", "REVEAL", "ROLL", "WAIT"]

@@ -48,6 +48,11 @@ class Arg:
     write: Callable[[Any], str]
     read: Callable[[str], Any]  #: raises ValueError for text it does not accept
     many: bool = False  #: takes every remaining word (a list of dice)
+    #: what the field names, for clients that number things by position (the RL action table):
+    #: ``rolled`` a die of the turn's roll, ``unused`` an untaken die, ``held`` a die on one of the
+    #: seat's cards, ``hand`` a card in front of the seat, ``middle`` a card one may take, ``slot``,
+    #: ``colour``, ``face``, ``named`` (a colour letter or a number)
+    names: str = ""
 
 
 def _die(text: str) -> int:
@@ -70,13 +75,17 @@ def _one_of(choices: str) -> Callable[[str], str]:
     return read
 
 
-DIE = Arg(lambda v: f"d{v}", _die)
-CARD = Arg(str, str)
-SLOT = Arg(lambda v: f"s{v + 1}", _slot)
-COLOUR = Arg(str, _one_of("RBGYK"))
-FACE = Arg(str, lambda t: int(_one_of("123456")(t)))
-NAMED = Arg(str, _one_of("RBGYK123456"))  #: a colour letter or a number, as a Cutter or Engineer names it
-DICE = Arg(lambda v: " ".join(f"d{d}" for d in v), lambda t: _die(t), many=True)
+DIE = Arg(lambda v: f"d{v}", _die, names="rolled")  #: a die of the turn's roll
+UNUSED_DIE = Arg(lambda v: f"d{v}", _die, names="unused")  #: a die nobody took
+HELD_DIE = Arg(lambda v: f"d{v}", _die, names="held")  #: a die on one of the seat's cards
+CARD = Arg(str, str, names="hand")  #: a card in front of the seat
+MIDDLE_CARD = Arg(str, str, names="middle")  #: a card one may take
+SLOT = Arg(lambda v: f"s{v + 1}", _slot, names="slot")
+COLOUR = Arg(str, _one_of("RBGYK"), names="colour")
+FACE = Arg(str, lambda t: int(_one_of("123456")(t)), names="face")
+#: a colour letter or a number, as a Cutter or Engineer names it
+NAMED = Arg(str, _one_of("RBGYK123456"), names="named")
+DICE = Arg(lambda v: " ".join(f"d{d}" for d in v), lambda t: _die(t), many=True, names="rolled")
 
 
 def arg(kind: Arg, default: Any) -> Any:
@@ -232,7 +241,7 @@ class Done(Action):
 
 @dataclass(frozen=True, init=False)
 class TakeCard(Action):
-    card: str = arg(CARD, "")
+    card: str = arg(MIDDLE_CARD, "")
 
     def __init__(self, seat: int, at: int | None = None, card: str = "") -> None:
         object.__setattr__(self, "seat", seat)
@@ -249,7 +258,7 @@ class RevealFuse(Action):
 
 @dataclass(frozen=True, init=False)
 class GiveUp(Action):
-    die: int = arg(DIE, -1)
+    die: int = arg(HELD_DIE, -1)
 
     def __init__(self, seat: int, at: int | None = None, die: int = -1) -> None:
         object.__setattr__(self, "seat", seat)
@@ -259,7 +268,7 @@ class GiveUp(Action):
 
 @dataclass(frozen=True, init=False)
 class RerollUnused(Action):
-    die: int = arg(DIE, -1)
+    die: int = arg(UNUSED_DIE, -1)
 
     def __init__(self, seat: int, at: int | None = None, die: int = -1) -> None:
         object.__setattr__(self, "seat", seat)
@@ -356,7 +365,7 @@ class Rethrow(Action):
 class ReturnFree(Action):
     """Logistics Specialist with FUSE's reroll penalty: one untaken die goes back with no penalty."""
 
-    die: int = arg(DIE, -1)
+    die: int = arg(UNUSED_DIE, -1)
 
     def __init__(self, seat: int, at: int | None = None, die: int = -1) -> None:
         object.__setattr__(self, "seat", seat)

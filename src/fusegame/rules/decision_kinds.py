@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
+from fusegame.rules.roles import VERBS as ROLE_VERBS
+
 T = TypeVar("T")
 
 
@@ -68,7 +70,8 @@ KINDS: dict[str, DecisionKind] = {k.name: k for k in (
     _kind("reroll", Who.LEADER, ("reroll",), timed=True, default=("reroll",)),  # C.1.7
     _kind("name", Who.LEADER, ("name",)),  # Cutter, Operations Engineer: before the roll
     _kind("roll_six", Who.NAMED, ("roll",)),  # A.5: "all players must roll a 6"
-    _kind("role", Who.LEADER, ("recolour", "renumber", "flip", "rethrow")),  # the leader's role, alone
+    # the leader's role, alone: the verbs of the role abilities' actions (naming comes before the draw)
+    _kind("role", Who.LEADER, tuple(v for v in ROLE_VERBS if v != "name")),
     # Logistics Specialist (FUSE penalties): a die back free, or a reroll; time out: a reroll
     _kind("return", Who.LEADER, ("return", "reroll"), timed=True, default=("reroll",)),
 )}
