@@ -165,6 +165,7 @@ ROUTES: list[tuple[str, str, list[str], list[str]]] = [
     ("POST", "/api/tutorial/{lesson}/try", ["action"], ["lang"]), ("GET", "/api/cards/{x}", [], []),
     ("GET", "/cards", [], ["set"]), ("GET", "/api/options", [], []), ("GET", "/api/health", [], []),
     ("GET", "/api/legend", [], ["lang"]),
+    ("GET", "/api/words/{x}", [], []),
     ("GET", "/api/computer/setup", [], ["game", "players", "difficulty", "modules", "setup",
                                         "six_point_cards", "fuse_cards"]),
     ("POST", "/api/log/table", ["options", "names", "won", "reason", "time_left_ms", "time_bonus",

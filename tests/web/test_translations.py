@@ -1,6 +1,10 @@
 """Everything the page says, in Spanish too: a string shown without its translation fails here.
 
-Two checks: the page's dictionaries (``i18n.js``) have the same keys in both languages and a
+The page's words are the catalogues the server serves (``GET /api/words/{lang}``, from
+``fusegame/words/en.json`` and ``es.json``), which ``i18n.js`` fetches before the page is drawn: the
+page shows them in either language, and says so in a fixed line when it cannot have them.
+
+Two checks of the words themselves: the page's dictionaries have the same keys in both languages and a
 Spanish word wherever the English one is a word; and with the page in Spanish, a walk through the
 home page, the lobby, the table with its card choice, the legend, the end screen, the log, a replay,
 the tutorial, the Ship's Computer and ``/cards?lang=es`` finds no English dictionary entry and no
@@ -20,6 +24,7 @@ from test_layout import MUST_TAKE, OPENING, seat_ana
 
 from fusegame.cards import builtin_catalogue
 from fusegame.server.app import create_app
+from fusegame.words import catalogue
 from liveserver import Server, served
 
 pytestmark = pytest.mark.timeout(300)
@@ -55,6 +60,49 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def dictionaries(page: Page) -> tuple[dict[str, str], dict[str, str]]:
     d = page.evaluate("import('/i18n.js').then((m) => m.DICTS)")
     return d["en"], d["es"]
+
+
+def test_the_page_speaks_from_the_served_catalogue(server: Server, browser: Browser) -> None:  # noqa: F811
+    en, es = catalogue("en"), catalogue("es")
+    ctx = browser.new_context(locale="en-US")
+    try:
+        page = ctx.new_page()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url.rsplit("/", 1)[1]) if "/api/words/" in r.url
+                else None)
+        page.goto(server.base + "/")
+        expect(page.get_by_role("heading", level=1)).to_have_text(en["home.title"])
+        expect(page.get_by_test_id("nav-log")).to_have_text(en["nav.log"])
+        assert sorted(asked) == ["en", "es"], "both catalogues, fetched once each"
+        page.get_by_test_id("lang-switch").select_option("es")
+        expect(page.get_by_role("heading", level=1)).to_have_text(es["home.title"])
+        expect(page.get_by_test_id("nav-log")).to_have_text(es["nav.log"])
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        # a placeholder with a Python format spec is filled like a plain one
+        filled = page.evaluate("import('/i18n.js').then((m) => m.tOr('no.key', '{n:,} and {n}', {n: 7}))")
+        assert filled == "7 and 7"
+    finally:
+        ctx.close()
+
+
+def test_a_page_without_its_words_says_so(server: Server, browser: Browser) -> None:  # noqa: F811
+    """One catalogue missing: the other stands in; both missing: a fixed line, not a blank page."""
+    es = catalogue("es")
+    ctx = browser.new_context(locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.route("**/api/words/en", lambda route: route.fulfill(status=503, body="{}"))
+        page.goto(server.base + "/")
+        expect(page.get_by_role("heading", level=1)).to_have_text(es["home.title"])
+        page.close()
+        page = ctx.new_page()
+        page.route("**/api/words/*", lambda route: route.abort())
+        page.goto(server.base + "/")
+        expect(page.locator("#app")).to_have_attribute("data-page", "no-words")
+        expect(page.locator("#app")).to_contain_text("could not load its words")
+        expect(page.locator("#app")).to_contain_text("no pudo cargar sus textos")
+    finally:
+        ctx.close()
 
 
 def test_every_entry_of_the_page_s_dictionary_is_in_both_languages(server: Server,

@@ -29,7 +29,6 @@ from fusegame.words import en, es, event_text, hint_reason, hint_text, refusal_t
 from game_variants import ALL, Variant
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "fusegame"
-STATIC = SRC / "web" / "static"
 DIE_ID = re.compile(r"\bd\d+\b")
 #: Words that give English away in a Spanish sentence.
 ENGLISH = re.compile(r"\b(the|your|you|die|dice|card|cards|slot|is|not|no longer|must|only|cannot|"
@@ -100,14 +99,20 @@ def test_the_english_words_are_what_the_error_says() -> None:
 
 
 def test_the_page_has_the_catalogue_s_refusals_word_for_word() -> None:
-    """i18n.js carries the catalogue's templates (format specs dropped): one source, checked here."""
-    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    for lang, table in (("en", en.REFUSALS), ("es", es.REFUSALS)):
-        body = re.search(rf"^const {lang} = \{{(.*?)^\}};", text, re.S | re.M)
-        assert body
-        page = {k: v.replace("\\'", "'") for k, v in
-                re.findall(r"^\s*'refuse\.(\w+)': '((?:\\.|[^'\\])*)',", body.group(1), re.M)}
-        assert page == {k: re.sub(r"\{(\w+):[^}]*\}", r"{\1}", v) for k, v in table.items()}, lang
+    """The page reads the refusals from the catalogue the server serves (``/api/words/{lang}``,
+    ``refuse.<code>``): the engine's English sentences and es.json's Spanish, one source each."""
+    from fastapi.testclient import TestClient
+
+    from fusegame.server.app import create_app
+    from fusegame.words import catalogue
+
+    with TestClient(create_app("sqlite://", rate_limits=None)) as client:
+        for lang, table in (("en", en.REFUSALS), ("es", es.REFUSALS)):
+            served = client.get(f"/api/words/{lang}").json()
+            page = {k.removeprefix("refuse."): v for k, v in served.items()
+                    if k.removeprefix("refuse.") in REFUSALS}
+            assert sorted(page) == sorted(REFUSALS), lang
+            assert page == table == {code: catalogue(lang)[f"refuse.{code}"] for code in REFUSALS}, lang
 
 
 # ------------------------------------------------------------------ events, decisions, cards

@@ -32,7 +32,7 @@ from fusegame.constraints import set_memo_limit
 from fusegame.pace import far_behind
 from fusegame.record import GameRecord, RecordError
 from fusegame.server import wire
-from fusegame.server.cardpages import CACHE_CONTROL, CardPages, respond
+from fusegame.server.cardpages import CACHE_CONTROL, CardPages, _drawn, respond
 from fusegame.server.cluster import Cluster, Remote, Unavailable
 from fusegame.server.guard import RATE_LIMITS, Origins, Rates, client_key
 from fusegame.server.lobby import ENGINE_MEMO_STATES, Lobby, normal_code, stop_on_signals
@@ -43,6 +43,7 @@ from fusegame.server.sockets import SocketClient, rate_limited
 from fusegame.server.storage import Storage, StorageError, StorageUnavailable, default_url
 from fusegame.server.tablegames import TableGameError, setup_for, table_entry
 from fusegame.server.tutorial import Tutorial
+from fusegame.words import LANGUAGES, catalogue
 
 log = logging.getLogger("fusegame.server")
 
@@ -481,6 +482,20 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
             raise HTTPException(422, str(e)) from None
         # the pace gauge's red at this table, so the Ship's Computer need not know the rule
         return {**table.to_dict(), "pace_far": far_behind(table.game, table.players)}
+
+    # ---------------------------------------------------------------- words
+    # every template of a language (fusegame.words.catalogue): the page's words (i18n.js) and the
+    # refusals of the rules; like a card, it changes only with a new version of the server
+    catalogues = {lang: _drawn(json.dumps(dict(catalogue(lang)), ensure_ascii=False), "application/json")
+                  for lang in LANGUAGES}
+
+    @app.get("/api/words/{lang}", response_model=None)
+    async def words_catalogue(lang: str, request: Request) -> Response:
+        drawn = catalogues.get(lang)
+        if drawn is None:
+            raise HTTPException(404, f"no words for language {lang[:40]!r} "
+                                     f"(choose from {', '.join(LANGUAGES)})")
+        return respond(drawn, request)
 
     # ---------------------------------------------------------------- tutorial
     @app.get("/api/tutorial")

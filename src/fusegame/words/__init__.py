@@ -18,14 +18,57 @@ are "your" cards. English hints name seats as action text does (``p0``, ``p1``..
 
     >>> hint_text({"kind": "roll_six"}, lang="es")
     'Tira tu dado'
+
+Everything else people read (the page's words, the terminal's under ``term.``, the Spanish refusals
+under ``refuse.<code>``) is data: one catalogue per language, ``en.json`` and ``es.json`` beside this
+module, read by ``catalogue(lang)`` and served to the page at ``/api/words/{lang}``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
-from fusegame.words import en, es
+#: The languages with words, in the order a message lists them.
+LANGUAGES = ("en", "es")
+
+
+def _no_words(lang: str) -> ValueError:
+    return ValueError(f"no words for language {lang!r} (choose from {', '.join(LANGUAGES)})")
+
+
+@cache
+def catalogue(lang: str) -> Mapping[str, str]:
+    """Every template of language ``lang``, key -> template (read-only, read once): the page's words
+    (``web/static/i18n.js`` fetches them from ``/api/words/{lang}``), the terminal's under ``term.``
+    and the refusals of the rules under ``refuse.<code>``. The files are ``en.json`` and ``es.json``
+    beside this module; the English refusals are the engine's own sentences
+    (``rules.errors.REFUSALS``), added here rather than copied into ``en.json``.
+
+        >>> catalogue("es")["term.roll"], catalogue("en")["refuse.quota"]
+        ('Tirada', 'you may take at most {n} dice a turn')
+        >>> catalogue("fr")
+        Traceback (most recent call last):
+        ...
+        ValueError: no words for language 'fr' (choose from en, es)
+    """
+    if lang not in LANGUAGES:
+        raise _no_words(lang)
+    text = (resources.files("fusegame.words") / f"{lang}.json").read_text(encoding="utf-8")
+    table: dict[str, str] = json.loads(text)
+    if lang == "en":
+        from fusegame.rules.errors import REFUSALS
+
+        table.update({f"refuse.{code}": words for code, words in REFUSALS.items()})
+    return MappingProxyType(table)
+
+
+# en and es read the catalogue (es.REFUSALS): they come after it
+from fusegame.words import en, es  # noqa: E402
 
 LANGS: dict[str, Any] = {"en": en, "es": es}
 
@@ -34,7 +77,7 @@ def _lang(lang: str) -> Any:
     try:
         return LANGS[lang]
     except KeyError:
-        raise ValueError(f"no words for language {lang!r} (choose from {', '.join(LANGS)})") from None
+        raise _no_words(lang) from None
 
 
 def seat_name(seat: int, lang: str = "en", names: Sequence[str] | None = None) -> str:
@@ -111,5 +154,5 @@ def hint_reason(advice: Mapping[str, Any], lang: str = "en", names: Sequence[str
     return _advice_words("HINT_REASONS", advice, lang, names, seat)
 
 
-__all__ = ["LANGS", "cause_text", "die_words", "event_text", "hint_reason", "hint_text", "refusal_text",
-           "seat_name"]
+__all__ = ["LANGS", "LANGUAGES", "catalogue", "cause_text", "die_words", "event_text", "hint_reason",
+           "hint_text", "refusal_text", "seat_name"]

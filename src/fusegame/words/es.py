@@ -397,71 +397,17 @@ HINT_REASONS: dict[str, Hint] = {
 
 # ====================================================================== refusals
 # Why an action is refused (``rules.errors.REFUSALS`` has the codes and the English): the same
-# facts in Spanish. A die is said in words, a seat as ``J2``.
-REFUSALS: dict[str, str] = {
-    "game_over": "la partida ha terminado",
-    "bad_time": "el momento {at} ms es anterior al tiempo de la partida, {now} ms",
-    "waiting_for_roll": "esperando a que se tiren los dados",
-    "no_such_seat": "no existe el asiento {index}",
-    "no_chance": "no hay ninguna tirada pendiente",
-    "not_now": "ahora no se puede {action}",
-    "too_many_moves": "esta partida ya ha hecho {n} jugadas, el máximo posible: termina cuando se agote "
-                      "su reloj",
-    "bad_outcome": "el resultado de una tirada son {n} tipos de dado (mira chance_outcomes())",
-    "bag_short": "en la bolsa no quedan más dados {colours} para {outcome}",
-    "bad_faces": "este resultado son {n} caras del 1 al 6, no {outcome}",
-    "waiting_for_name": "esperando a que el líder nombre un color o un número",
-    "waiting_for_cards": "esperando a que se repongan las cartas desactivadas",
-    "nothing_to_decide": "no te queda nada que decidir en este turno",
-    "already_done": "ya has dicho que has terminado este turno",
-    "quota": "puedes coger como mucho {n} dados por turno",
-    "die_not_available": "ese dado no está disponible (ya lo han cogido o no se ha tirado)",
-    "not_your_card": "{card} no es una de tus cartas",
-    "card_complete": "{card} ya está completa",
-    "slot_missing": "el dado {die} no puede ir en {card}, casilla {slot+1}: esta carta no tiene casilla "
-                    "{slot+1}",
-    "slot_filled": "el dado {die} no puede ir en {card}, casilla {slot+1}: esa casilla ya tiene un dado",
-    "slot_first": "el dado {die} no puede ir en {card}, casilla {slot+1}: antes hay que llenar la casilla "
-                  "{first+1}",
-    "slot_last": "el dado {die} no puede ir en {card}, casilla {slot+1}: esa casilla debe llenarse la "
-                 "última",
-    "slot_beneath": "el dado {die} no puede ir en {card}, casilla {slot+1}: antes hacen falta los dados "
-                    "de debajo",
-    "slot_icon": "el dado {die} no puede ir en {card}, casilla {slot+1}: no cumple el símbolo de esa "
-                 "casilla",
-    "slot_relation": "el dado {die} no puede ir en {card}, casilla {slot+1}: rompe una relación con un "
-                     "dado que ya está en la carta",
-    "slot_dead": "el dado {die} no puede ir en {card}, casilla {slot+1}: la carta ya no se podría "
-                 "completar",
-    "defuse_in_step3": "las cartas se desactivan en el paso 3 (antes solo con 1 o 2 jugadores)",
-    "not_complete_card": "{card} no es una carta tuya completa",
-    "nothing_to_replace": "no tienes ninguna carta desactivada que reponer",
-    "card_not_in_middle": "no se puede coger {card} (elige una carta del centro)",
-    "no_reveal": "ahora no se puede revelar ninguna carta de mecha",
-    "no_free_return": "ahora no se puede devolver ningún dado sin penalización",
-    "not_unused_die": "ese dado no es un dado sin usar",
-    "leader_rerolls": "{seat} elige qué dado sin usar se tira ahora",
-    "give_up_first": "primero {seats} debe elegir un dado para entregar",
-    "cannot_give_up": "ese dado no se puede entregar (elige uno de los marcados)",
-    "no_roll_six": "ahora nadie tiene que sacar un 6",
-    "waiting_for_six": "todos esperan a que {seats} saque un 6",
-    "role_not_now": "las habilidades de rol se usan alrededor de la tirada del turno",
-    "nothing_to_name": "ahora no hay nada que nombrar",
-    "leader_role_only": "solo se puede usar el rol del líder",
-    "no_role_ability": "el líder no tiene ninguna habilidad de rol activa",
-    "name_one_of": "el {role} nombra uno de estos: {options}",
-    "role_dice_in_middle": "las habilidades actúan sobre dados tirados que siguen en el centro",
-    "one_colour_only": "un dado solo puede cambiar a un color (rojo, azul, verde, amarillo o negro), "
-                       "nunca a un dado partido",
-    "already_colour": "el dado ya es {colours}",
-    "another_number": "gira el dado a otro número del 1 al 6",
-    "only_named": "solo pueden cambiar los dados que salieron {named}",
-    "changed_once": "cada dado puede cambiar una vez (el color o el número, no los dos)",
-    "ability_used": "la habilidad ya se ha usado en este turno",
-    "already_flipped": "ese dado ya se ha girado",
-    "rerolls_max": "como mucho {n} nuevas tiradas por turno",
-    "role_cannot": "el {role} no puede hacer eso",
-}
+# facts in Spanish, from the catalogue (``es.json``, ``refuse.<code>``), which the page reads too. A
+# die is said in words, a seat as ``J2``.
+def _refusals() -> dict[str, str]:
+    from fusegame.rules.errors import REFUSALS as CODES
+    from fusegame.words import catalogue
+
+    words = catalogue("es")
+    return {code: words[f"refuse.{code}"] for code in CODES if f"refuse.{code}" in words}
+
+
+REFUSALS: dict[str, str] = _refusals()
 
 #: What each kind of action is, for "ahora no se puede ...".
 ACTIONS = {
