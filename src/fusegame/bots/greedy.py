@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fusegame.constraints import EMPTY
 from fusegame.rng import Rng
 from fusegame.rules.actions import Action, Defuse, Done, GiveUp, Name, Place, RerollUnused, RollSix, TakeCard
-from fusegame.rules.decision_kinds import complete
+from fusegame.rules.decision_kinds import answer_declared, complete
 from fusegame.rules.decisions import Decision
 from fusegame.rules.state import GameState
 
@@ -26,6 +26,11 @@ def greedy_policy(state: GameState, rng: Rng | None = None) -> Action:
     decisions = state.to_act()
     at = state.time_ms
     for seat, dec in decisions.items():
+        if dec.kind not in _AT_ONCE:  # a kind the rules declare where they give it
+            declared = answer_declared(state, seat, dec.kind)
+            if declared is not None:
+                return declared
+            continue
         answer = _AT_ONCE[dec.kind]
         if answer is not None:
             return answer(state, seat, dec)

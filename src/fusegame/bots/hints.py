@@ -43,7 +43,7 @@ from fusegame.rules.actions import (
     with_time,
 )
 from fusegame.rules.config import Setup
-from fusegame.rules.decision_kinds import complete
+from fusegame.rules.decision_kinds import answer_declared, complete
 from fusegame.rules.fuse_cards import RollSix as RollSixPending
 from fusegame.rules.roles import Rerolling
 from fusegame.rules.state import Decision, GameState, Phase
@@ -217,7 +217,21 @@ class _Hinter:
         return [out[seat] for seat in sorted(out)]
 
     def one(self, seat: int, dec: Decision) -> Hint:
-        return _HINTS[dec.kind](self, seat, dec)
+        handler = _HINTS.get(dec.kind)
+        return handler(self, seat, dec) if handler is not None else self.declared(seat, dec)
+
+    def declared(self, seat: int, dec: Decision) -> Hint:
+        """A kind the rules declare where they give it: its default answer, said as the action."""
+        a = answer_declared(self.s, seat, dec.kind)
+        assert a is not None, f"{dec.kind} asks seat {seat} but gives it no action"
+        advice: Advice = {"kind": "act", "action": a.to_data()}
+        for key in ("die", "dice"):
+            v = getattr(a, key, None)
+            if isinstance(v, int):
+                advice["die"] = self.die(v)
+            elif isinstance(v, tuple):
+                advice["dice"] = [self.die(d) for d in v]
+        return Hint(seat, dec.kind, a, advice)
 
     def roll_six(self, seat: int, dec: Decision) -> Hint:
         return Hint(seat, dec.kind, RollSix(seat, self.s.time_ms), {"kind": "roll_six"})

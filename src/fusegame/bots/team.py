@@ -45,6 +45,7 @@ from fusegame.rules.actions import (
     with_time,
 )
 from fusegame.rules.config import dice_per_turn
+from fusegame.rules.decision_kinds import answer_declared
 from fusegame.rules.decision_kinds import complete as complete_table
 from fusegame.rules.games import Difficulty
 from fusegame.rules.roles import VERBS as ROLE_VERBS
@@ -283,6 +284,11 @@ class TeamPlanner:
         at = state.time_ms
         # a decision answered at once (the steps give none of these beside another but "take")
         for seat, dec in decisions.items():
+            if dec.kind not in _AT_ONCE:  # a kind the rules declare where they give it
+                declared = answer_declared(state, seat, dec.kind)
+                if declared is not None:
+                    return declared
+                continue
             answer = _AT_ONCE[dec.kind]
             if answer is not None:
                 return answer(self, state, seat, dec)

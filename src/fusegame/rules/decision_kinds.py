@@ -9,19 +9,28 @@ one-hot at its index in ``KINDS``), the bots' and the hints' dispatch (a handler
 or when the engine gives a kind this table lacks.
 
 The order is the observation's: append a new kind, never insert one (``env.encode`` one-hots a
-kind by its index here). A new kind touches this table, the step that gives it
-(``rules/*.py``), a handler in ``bots/greedy.py``, ``bots/team.py`` and ``bots/hints.py``, and its
-words: ``terminal/texts.py`` (``your.<words>``) and ``web/static/i18n.js`` (``yourTurn.<words>``,
-``decide.<words>``).
+kind by its index here). A kind the engine has always had is a row here, with a handler in
+``bots/greedy.py``, ``bots/team.py`` and ``bots/hints.py``. A rule added later declares its own kind
+where it gives it (``rules.decisions.DecisionSpec`` on a fuse effect's ``EffectRule``): it joins
+this table after the rows (``declared``), the bots and hints answer it by its ``default`` verbs
+(``answer_declared``) until they are given a handler of their own, and its words are the catalogue's
+(``fusegame/words/{en,es}.json``: ``term.your.<words>`` in the terminal, ``yourTurn.<words>`` and
+``decide.<words>`` on the page).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from fusegame.rules.decisions import DecisionSpec
+from fusegame.rules.fuse_cards import EFFECTS
 from fusegame.rules.roles import VERBS as ROLE_VERBS
+
+if TYPE_CHECKING:
+    from fusegame.rules.actions import Action
+    from fusegame.rules.state import GameState
 
 T = TypeVar("T")
 
@@ -52,6 +61,9 @@ class DecisionKind:
     #: the key of its words (``your.<words>`` in the terminal, ``yourTurn.<words>`` and
     #: ``decide.<words>`` on the page); the words themselves stay with each client
     words: str = ""
+    #: declared by the rule that gives it (``decisions.DecisionSpec``): the clients answer it with
+    #: their handler for such kinds (an action of its ``default`` verbs) unless they have one of its own
+    declared: bool = False
 
     def to_data(self) -> dict[str, Any]:
         return {"who": self.who.value, "verbs": list(self.verbs), "timed": self.timed,
@@ -77,6 +89,16 @@ KINDS: dict[str, DecisionKind] = {k.name: k for k in (
 )}
 
 
+def _declared(spec: DecisionSpec) -> DecisionKind:
+    return DecisionKind(spec.kind, Who(spec.who), spec.verbs, timed=spec.timed,
+                        default=spec.default, words=spec.kind, declared=True)
+
+
+# the kinds the rules declare where they give them (a fuse effect's own decision), after the table's
+KINDS.update({r.decision.kind: _declared(r.decision) for r in EFFECTS.values()
+              if r.decision is not None and r.decision.kind not in KINDS})
+
+
 def kind_of(name: str) -> DecisionKind:
     """The kind named ``name``; ``KeyError`` (with the known ones) for a kind the table lacks."""
     k = KINDS.get(name)
@@ -87,12 +109,25 @@ def kind_of(name: str) -> DecisionKind:
 
 def complete(handlers: dict[str, T], client: str) -> dict[str, T]:
     """``handlers``, after checking that it has exactly one entry per kind of the table (a
-    client's dispatch, checked when its module is imported)."""
-    missing, extra = set(KINDS) - set(handlers), set(handlers) - set(KINDS)
+    client's dispatch, checked when its module is imported). A kind the rules declare where they
+    give it (``declared``) may go without one: the client answers it with ``answer_declared``."""
+    missing = {k for k, kind in KINDS.items() if not kind.declared} - set(handlers)
+    extra = set(handlers) - set(KINDS)
     if missing or extra:
         raise TypeError(f"{client}: no handler for decision kinds {sorted(missing)}"
                         + (f", handlers for unknown kinds {sorted(extra)}" if extra else ""))
     return handlers
+
+
+def answer_declared(state: GameState, seat: int, kind: str) -> Action | None:
+    """The answer to a declared kind (``DecisionKind.declared``) for a client with no handler of its
+    own: the first of ``seat``'s legal actions of the kind's ``default`` verbs (else of its verbs),
+    the engine's order being deterministic; None when the seat has none."""
+    k = KINDS[kind]
+    legal: list[Action] = [a for a in state.legal_actions(seat) if a.verb in k.verbs]
+    preferred = [a for a in legal if a.verb in k.default]
+    pick = preferred or legal
+    return pick[0] if pick else None
 
 
 def table_data() -> dict[str, dict[str, Any]]:
@@ -100,4 +135,4 @@ def table_data() -> dict[str, dict[str, Any]]:
     return {name: k.to_data() for name, k in KINDS.items()}
 
 
-__all__ = ["DecisionKind", "KINDS", "Who", "complete", "kind_of", "table_data"]
+__all__ = ["DecisionKind", "KINDS", "Who", "answer_declared", "complete", "kind_of", "table_data"]

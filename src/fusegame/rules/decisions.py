@@ -33,8 +33,32 @@ if TYPE_CHECKING:
     from fusegame.rules.events import Event
     from fusegame.rules.state import GameState
 
-#: The order in which pending items are settled (the first one present is the head).
-ORDER: tuple[str, ...] = ("removals", "roll_six", "rethrow", "spark_draws", "refill")
+#: The order in which pending items are settled (the first one present is the head). A module that
+#: declares a new kind of item says where it goes (``settle_before``), so this list is not edited.
+ORDER: list[str] = ["removals", "roll_six", "rethrow", "spark_draws", "refill"]
+
+
+def settle_before(name: str, later: str) -> None:
+    """Declare that pending items named ``name`` are settled just before those named ``later``
+    (called once, where the item's class is registered)."""
+    if name in ORDER:
+        raise ValueError(f"pending {name!r} already has its place in the queue's order")
+    ORDER.insert(ORDER.index(later), name)
+
+
+@dataclass(frozen=True)
+class DecisionSpec:
+    """A kind of decision declared by the rule that gives it (a fuse effect's own decision), for
+    the clients' table (``rules.decision_kinds``): who decides (``named``, ``leader`` or ``each``),
+    the verbs that answer it, whether a person's choice is timed (I-11) and the verbs of the
+    actions drawn from when the time runs out. Bots and hints answer such a kind by its
+    ``default`` verbs until they are taught better."""
+
+    kind: str
+    who: str
+    verbs: tuple[str, ...]
+    timed: bool = False
+    default: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -205,4 +229,5 @@ class LegalActions(Sequence[Action]):
         return f"LegalActions({list(self)!r})"
 
 
-__all__ = ["Decision", "LegalActions", "ORDER", "Pending", "Placements", "Step", "pending", "push"]
+__all__ = ["Decision", "DecisionSpec", "LegalActions", "ORDER", "Pending", "Placements", "Step", "pending",
+           "push", "settle_before"]

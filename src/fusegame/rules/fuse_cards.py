@@ -13,7 +13,7 @@ from fusegame.constraints import EMPTY
 from fusegame.rules import removals, sparks
 from fusegame.rules.actions import Action
 from fusegame.rules.actions import RollSix as RollSixAction
-from fusegame.rules.decisions import Decision, Legal, Pending, check_faces, push
+from fusegame.rules.decisions import Decision, DecisionSpec, Legal, Pending, check_faces, push
 from fusegame.rules.errors import NotYourDecision
 from fusegame.rules.events import Event
 from fusegame.rules.schema import DocContext, Part, ScenarioError, Seat, Seats, declared
@@ -53,10 +53,14 @@ def _roll_six(g: GameState, f: FuseCard, ev: list[Event]) -> None:
 class EffectRule:
     """What one fuse effect does when its card goes off, and which pending decision it opens (the
     kind of the queue's item, ``""`` for none), so that a new effect is one row here, its handler,
-    and its card data and words."""
+    and its card data and words. An effect whose decision is a kind of its own declares it
+    (``decision``) and its item's place in the queue (``decisions.settle_before``) beside its class."""
 
     handler: Callable[[GameState, FuseCard, list[Event]], None]
     opens: str
+    #: a kind of decision of the effect's own (its pending item's ``Decision.kind``), declared here
+    #: for the clients' table (``rules.decision_kinds``); None when the kind is one of the table's
+    decision: DecisionSpec | None = None
 
 
 #: Every fuse effect of the catalogue's cards (docs/rules.md A.5): a test checks none is missing.
