@@ -160,6 +160,7 @@ def test_dice_to_give_up_come_with_their_cause(extra: str, cause: dict[str, obje
 def test_a_player_with_no_spark_to_draw_gives_up_a_die_for_no_spark() -> None:
     state = scenario_from_text("""
 config: {game: countdown, players: 2}
+builtin_cards: false                 # no spark card in the game: none is left to draw
 players:
   - [{notation: "? ? ?", dice: [R1, B2]}]
   - ["? ?"]

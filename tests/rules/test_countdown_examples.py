@@ -479,6 +479,7 @@ def test_h17_4_three_players_with_the_logistics_specialist_roll_four(leader: int
 # ---------------------------------------------------------------------------------------- H-17.6
 SPARK_DECK = """
 spark_deck: [{id: SP1, spark: "?"}, {id: SP2, spark: "? ?"}, {id: SP3, spark: "# #"}, {id: SP4, spark: "%"}]
+spark_discard: rest
 """
 
 

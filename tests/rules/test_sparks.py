@@ -246,11 +246,12 @@ def test_with_three_players_or_more_a_short_roll_still_charges_every_player_with
 @pytest.mark.parametrize("variant", variants(uses_sparks, players=2))
 def test_with_no_spark_left_every_short_player_gives_up_dice_at_the_same_time(variant: Variant) -> None:
     # G-37 fallback in Step 4 (2 players: one per die not taken): both players are asked at once;
-    # a player's second die is asked for after their first choice
+    # a player's second die is asked for after their first choice. Without the catalogue's cards
+    # the game has no spark card, so none is left to draw (a document sets none aside)
     g = load(variant, 2, {
         "players": [[{"notation": "? ? ?", "dice": ["R1", "R2"]}, "? ?"],
                     [{"notation": "? ? ?", "dice": ["B1", "B2"]}, {"notation": "? ?", "dice": ["B3"]}]],
-        "row": ["? ?"], "spark_deck": [], "rolled": ["G1", "G2", "G3", "G4"]})
+        "row": ["? ?"], "builtin_cards": False, "spark_deck": [], "rolled": ["G1", "G2", "G3", "G4"]})
     (a0, b0), (a1, b1), c1 = g.hands[0][0].dice[:2], g.hands[1][0].dice[:2], g.hands[1][1].dice[0]
     ev = finish(g)
     assert kinds(ev).count("no_spark_left") == 2 and set(removals(g)) == {0, 1}
@@ -266,10 +267,11 @@ def test_with_no_spark_left_every_short_player_gives_up_dice_at_the_same_time(va
 @pytest.mark.parametrize("variant", variants(uses_sparks))
 def test_with_no_spark_left_a_player_with_one_die_to_give_gives_it_at_once(variant: Variant) -> None:
     # F.3: "if all of them are in play, return one die of your choice from one of your cards";
-    # nobody takes a die, so every player owes a spark and none is left
+    # nobody takes a die, so every player owes a spark and none is left (without the catalogue's
+    # cards the game has no spark card)
     players = variant.fewest(3)
     hands = [["? ? ?"], [{"notation": "? ? ?", "dice": ["B1"]}]] + [["? ? ?"]] * (players - 2)
-    g = load(variant, players, {"players": hands, "row": ["? ?"], "spark_deck": [],
+    g = load(variant, players, {"players": hands, "row": ["? ?"], "builtin_cards": False, "spark_deck": [],
                                 "rolled": rolled(players)})
     b1 = g.hands[1][0].dice[0]
     ev = finish(g)

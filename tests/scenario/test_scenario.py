@@ -29,6 +29,7 @@ from fusegame import (
 )
 from fusegame.constraints import EMPTY
 from fusegame.dice import BLACK, BLUE, GREEN, RED, YELLOW
+from fusegame.rules.sparks import draw
 from fusegame.rules.table import Pick
 from fusegame.scenario import (
     ScenarioError,
@@ -574,14 +575,17 @@ players:
   - [S04]
 row: ["? ?"]
 spark_deck: [S10, {id: SY, spark: "# = #"}, "B"]
-spark_discard: [S01, S02]
+spark_discard: rest
 sparks_defused: [S01, S02, S05, S01]
 """)
     assert [hc.card for hc in g.hands[0]] == ["S03", "SX", "X1", "XS1"]
     assert [g.is_spark(hc.card) for hc in g.hands[0]] == [True, True, False, True]
     assert g.bomb("SX").name == "Red first" and g.bomb("XS2").notation == "B"  # bare notation in a pile
     assert g.sparks.deck == ["XS2", "SY", "S10"]  # top first in the document, top at the end in the state
-    assert g.sparks.discard == ["S01", "S02"] and g.sparks.defused == ["S01", "S02", "S05", "S01"]
+    # the discards: every other spark (a defused one too: a record, not a place), catalogue order
+    elsewhere = {"S03", "SX", "XS1", "S04", "S10", "SY", "XS2"}
+    assert g.sparks.discard == [s.id for s in g.config.playable.sparks if s.id not in elsewhere]
+    assert g.sparks.discard[:3] == ["S01", "S02", "S05"] and g.sparks.defused == ["S01", "S02", "S05", "S01"]
     hc = g.hand_card(0, "SX")
     assert hc is not None and g.die_label(hc.dice[0]) == "R2" and hc.dice[1] == EMPTY
     round_trips(g)
@@ -596,9 +600,56 @@ def test_spark_deck_rest_leaves_out_the_sparks_in_play() -> None:
     assert "S01" not in g.sparks.deck and "S02" not in g.sparks.deck
     assert g.sparks.deck[-1] == "S03" and len(g.sparks.deck) == len(g.config.playable.sparks) - 2
     empty = scenario_from_text("config: {game: countdown, players: 1}\nplayers: [[S02]]\nrow: ['? ?']\n"
-                               "spark_deck: []\n")
+                               "spark_deck: []\nspark_discard: rest\n")
     assert empty.sparks.deck == []
+    assert empty.sparks.discard == [s.id for s in empty.config.playable.sparks if s.id != "S02"]
     round_trips(empty)
+
+
+SOLO_CD = "config: {game: countdown, players: 1}\nplayers: [[S02]]\nrow: ['? ?']\n"
+
+
+def test_a_spark_deck_that_leaves_sparks_out_is_refused() -> None:
+    # every spark card is somewhere, as every die is: a game sets none aside
+    with pytest.raises(ScenarioError) as e:
+        scenario_from_text("config: {game: countdown, players: 1}\nbuiltin_cards: false\n"
+                           "spark_cards: [{id: SA, notation: '?'}, {id: SB, notation: '? ?'}, "
+                           "{id: SC, notation: '# #'}]\nplayers: [['? ?']]\nrow: ['? ?']\nspark_deck: [SA]\n")
+    assert str(e.value) == (
+        "spark_deck: 2 spark cards are nowhere (SB, SC): the spark deck, the discards and the players' cards "
+        "must hold all 3 (a game sets no spark card aside: list them in spark_deck or spark_discard, or "
+        "write spark_discard: rest for every spark card not written elsewhere)")
+    left_out = r"^spark_deck: 27 spark cards are nowhere \(S01, S04, S05, S06, S08, .*, S30\): .* all 30 "
+    with pytest.raises(ScenarioError, match=left_out + r".*write spark_discard: rest"):
+        scenario_from_text(SOLO_CD + "spark_deck: [S03, S07]\n")
+    with pytest.raises(ScenarioError, match=r"^spark_deck: 27 spark cards are nowhere \(S01, S04, S05, S06,"):
+        scenario_from_text(SOLO_CD + "spark_deck: [S03]\nspark_discard: [S07]\n")
+
+
+def test_spark_discard_rest_holds_the_sparks_the_deck_leaves_out() -> None:
+    g = scenario_from_text(SOLO_CD + "spark_deck: [S03, S07]\nspark_discard: rest\n")
+    assert g.sparks.deck == ["S07", "S03"]  # S03 on top
+    assert g.sparks.discard == [s.id for s in g.config.playable.sparks if s.id not in ("S02", "S03", "S07")]
+    assert g.sparks.discard[:3] == ["S01", "S04", "S05"] and not g.problems()
+    round_trips(g)
+    # without a spark_deck the deck is empty; the discards turned over are a `spark_deck: rest`
+    turned = scenario_from_text(SOLO_CD + "spark_discard: rest\n")
+    rest = scenario_from_text(SOLO_CD + "spark_deck: rest\n")
+    assert turned.sparks.deck == [] and turned.sparks.discard == rest.sparks.deck[::-1]
+    ev: list[Any] = []
+    draw(turned, 0, ev)
+    draw(rest, 0, ev)
+    assert [hc.card for hc in turned.hands[0]] == [hc.card for hc in rest.hands[0]] == ["S02", "S01"]
+    assert turned.sparks.deck == rest.sparks.deck and turned.sparks.discard == []
+    assert [e.kind for e in ev] == ["sparks_turned_over", "spark_drawn", "spark_drawn"]
+
+
+def test_only_one_place_holds_the_rest_of_the_sparks() -> None:
+    both = r"^spark_discard: spark_deck and spark_discard both say rest: only one place can hold every"
+    with pytest.raises(ScenarioError, match=both + r" spark card not written elsewhere \(list the cards of"):
+        scenario_from_text(SOLO_CD + "spark_deck: rest\nspark_discard: rest\n")
+    with pytest.raises(ScenarioError, match=r"^spark_deck\[1\]: 'rest' is neither a card id"):
+        scenario_from_text(SOLO_CD + "spark_deck: [S03, rest]\n")
 
 
 def test_split_die_cards_and_sparks_are_left_out_without_split_dice() -> None:
@@ -790,6 +841,7 @@ players:
   - ["? ?"]
 row: ["? ?"]
 spark_deck: [{id: SP1, spark: "?"}, {id: SP2, spark: "?"}, {id: SP3, spark: "?"}]
+spark_discard: rest
 phase: sparks
 rolled: [R1@0]
 unused: [B2, G3]
@@ -808,6 +860,7 @@ def test_spark_queue_waits_behind_a_choice() -> None:
     # (no spark is left for anyone, so B gives up the only die at once, I-11)
     g = scenario_from_text("""
 config: {game: countdown, players: 2}
+builtin_cards: false                 # no spark card in the game: none is left to draw
 players:
   - [{notation: "? ? ?", dice: [R1, B2]}]
   - [{notation: "? ? ?", dice: [K4]}]
@@ -1086,6 +1139,12 @@ COUNTDOWN_ERRORS = [
     (_set("spark_deck", ["C01"]), r"^spark_deck\[0\]: 'C01' is not a spark card"),
     (_set("spark_deck", ["SPK"]), r"^spark_deck\[0\]: card 'SPK' is already used at players\[0\]"),
     (_set("spark_discard", "S01"), r"^spark_discard: expected a list"),
+    (_set("spark_deck", ["S03", "S07"]), r"^spark_deck: 28 spark cards are nowhere \(S01, S02, S04, .*\): "
+                                          r"the spark deck, the discards and the players' cards must hold"),
+    (lambda doc: doc.update(spark_deck=["S03", "S07"], spark_discard="rest"), None),
+    (lambda doc: doc.update(spark_discard="rest"), None),
+    (lambda doc: doc.update(spark_deck="rest", spark_discard="rest"),
+     r"^spark_discard: spark_deck and spark_discard both say rest"),
     (_set("sparks_defused", ["fuse:R"]), r"^sparks_defused\[0\]: 'fuse:R' is a fuse card"),
     (_set("spark_cards", [{"id": "Q"}]), r"^spark_cards\[0\]: a spark card definition is a mapping"),
     (_set("role_cards", [{"id": "Q", "ability": "pilot"}]),
@@ -1163,6 +1222,7 @@ def test_fuse_games_refuse_countdown_parts() -> None:
     base = "players: [['? ?'], ['? ?']]\nrow: ['? ?']\n"
     for extra, message in [
         ("spark_deck: [S01]\n", r"^spark_deck: this game has no spark cards"),
+        ("spark_discard: rest\n", r"^spark_discard: this game has no spark cards"),
         ("players: [[{spark: '?'}], ['? ?']]\n", r"^players\[0\]\.cards\[0\]: this game has no spark cards"),
         ("roles: [cutter, null]\n", r"^roles: this game has no role cards"),
         ("phase: defuse\n", r"^phase: only Countdown-style games defuse cards in a Step 3"),

@@ -301,7 +301,8 @@ def test_the_ship_s_log_says_why_a_spark_is_drawn(server: Server, browser: Brows
     # solo Countdown: Ana takes none of her three dice, and draws a spark for each
     scenario = {"config": {"game": "countdown", "players": 1, "difficulty": "standard"},
                 "players": [["C05", "C06"]], "row": ["C10", "C32"],
-                "spark_deck": ["S01", "S02", "S03", "S04"], "rolled": ["G6", "B2", "R3"], "time_left": 400}
+                "spark_deck": ["S01", "S02", "S03", "S04"], "spark_discard": "rest",  # three are drawn
+                "rolled": ["G6", "B2", "R3"], "time_left": 400}
     ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
     try:
         page = ctx.new_page()

@@ -20,9 +20,10 @@ from fusegame.rules.outcome import Outcome
 from fusegame.rules.removals import NO_SPARK, Cause, Removals
 from fusegame.rules.roles import AFTER_ROLL as _AFTER_ROLL
 from fusegame.rules.schema import Part, ScenarioError
-from fusegame.rules.sparks import SparkDraws
+from fusegame.rules.sparks import REST, SparkDraws
 from fusegame.rules.state import GameState, Phase
 from fusegame.rules.table import HandCard, Pick
+from fusegame.rules.validity import FILLER
 from fusegame.scenario.cards import CardBook
 from fusegame.scenario.fields import (
     _CARD_KEYS,
@@ -50,6 +51,9 @@ def read(data: Mapping[str, Any]) -> GameState:
 
 class Builder(CardBook):
     """Reads one document; ``build`` returns the state or raises ``ScenarioError``."""
+
+    #: ``spark_discard: rest``: every spark card not written elsewhere is in the discards
+    discard_rest = False
 
     def config_kwargs(self) -> dict[str, Any]:
         raw = self.data.get("config") or {}
@@ -138,6 +142,13 @@ class Builder(CardBook):
 
     # ------------------------------------------------------------------ the document context
     def card_ids(self, value: Any, where: str, accept: tuple[str, ...], placed: bool = True) -> list[str]:
+        if where == "spark_discard" and value == "rest":  # filled in once the game's sparks are known
+            if self.data.get("spark_deck") == "rest":
+                raise ScenarioError("spark_discard", "spark_deck and spark_discard both say rest: only one "
+                                                     "place can hold every spark card not written elsewhere "
+                                                     "(list the cards of the other)")
+            self.discard_rest = True
+            return []
         if accept == ("fuse",):
             ids = self.card_list_at(value, where, fuse_ok=True, place=placed)
             for i, cid in enumerate(ids):
@@ -265,6 +276,8 @@ class Builder(CardBook):
         g = self.state = GameState(config, dice)
         g.parts = parts
         g._wire()
+        if self.discard_rest:
+            self.spark_rest_to_discard(g)
         seed = d.get("seed", 0)
         g.rng = Rng(_int(seed, "seed", 0))
         g.row, g.deck = row, deck[::-1]
@@ -399,6 +412,19 @@ class Builder(CardBook):
         if not over:
             g.settle()  # e.g. a distribution nobody can take part in moves on
         return g
+
+    def spark_rest_to_discard(self, g: GameState) -> None:
+        """``spark_discard: rest``: every spark card of the game not written elsewhere is in the
+        discards, in catalogue order, the first the oldest (turned over, it is on top, as in a
+        ``spark_deck: rest``); the spark deck is then empty unless the document lists its cards."""
+        sp = g.sparks
+        assert sp is not None  # spark_discard is refused in a game without spark cards
+        if sp.deck is REST:
+            sp.deck = []
+        sp.discard = [s.id for s in g.config.playable.sparks
+                      if not self.is_placed(s.id) and s.source != FILLER]
+        for i, cid in enumerate(sp.discard):
+            self.placed[cid] = f"spark_discard[{i}]"
 
     def check_absent(self, names: tuple[str, ...]) -> None:
         """A document may not give the fields of a part of the rules this game does not have."""
@@ -650,20 +676,19 @@ class Builder(CardBook):
     def check_position(self, g: GameState) -> None:
         """The position is one a game can reach (``GameState.problems``: the dice, cards and sparks
         add up, the middle, the face-down hand cards and the stopped clock agree (docs/rules.md C.2.2,
-        E), ...); the first problem is refused, at the field it is about."""
-        d = self.data
+        E), ...); the first problem is refused, at the field it is about. Every spark card is
+        somewhere, as every die is: a game sets none aside."""
         for p in g.problems():
             if p.code == "too_many_rolled":  # a document may roll more dice than A.10, to set up a test
                 continue
-            if p.code == "sparks_missing" and d.get("spark_deck", "rest") != "rest":
-                continue  # an explicit spark deck is the supply: the sparks it leaves out are set aside
             raise ScenarioError(p.where, str(p) + HINTS.get(p.code, ""))
 
 
 #: what a document can do about a problem, added to its text
 HINTS: dict[str, str] = {
     "dice_missing": " (write bag: rest)",
-    "sparks_missing": " (leave spark_deck out, or write spark_deck: rest, for every spark not elsewhere)",
+    "sparks_missing": " (a game sets no spark card aside: list them in spark_deck or spark_discard, or write "
+                      "spark_discard: rest for every spark card not written elsewhere)",
     "won_not_over": " (add row cards)",
 }
 
