@@ -9,6 +9,7 @@ bottom up), the letters printed on the cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,6 +31,13 @@ from fusegame.cards.model import (
     Slot,
 )
 from fusegame.dice import COLOURS, LETTERS
+
+
+def _catalogue(lang: str) -> Mapping[str, str]:
+    from fusegame.words import catalogue  # the words package reads the cards' words: not at import
+
+    return catalogue(lang)
+
 
 Lang = Literal["en", "es"]
 LANGS: tuple[Lang, ...] = ("en", "es")
@@ -114,46 +122,9 @@ _WORD = {
                           " de bomba, si puede.",
            "fuse": "Carta de mecha", "role": "Carta de rol"},
 }
-_EFFECT = {
-    "en": {FuseEffect.SPARK: "When it is turned over, every player draws a spark card.",
-           FuseEffect.LOSE_ROLES: "When it is turned over, every player loses their role ability until they"
-                                  " defuse a bomb card.",
-           FuseEffect.ROLL_SIX: "When it is turned over, the players must roll a 6 before the game goes on."},
-    "es": {FuseEffect.SPARK: "Al descubrirla, cada jugador roba una carta de chispa.",
-           FuseEffect.LOSE_ROLES: "Al descubrirla, cada jugador pierde su habilidad de rol hasta que"
-                                  " desactive una carta de bomba.",
-           FuseEffect.ROLL_SIX: "Al descubrirla, hay que sacar un 6 antes de seguir."},
-}
-_ROLE = {
-    "en": {Ability.CUTTER: "Before the draw, the leader names a colour: each rolled die of it may change its"
-                           " colour or its number.",
-           Ability.OPERATIONS_ENGINEER: "Before the draw, the leader names a number: each rolled die showing"
-                                        " it may change its colour or its number.",
-           Ability.LOGISTICS_SPECIALIST: "The leader draws one more die; the team takes an extra die or"
-                                         " returns one without penalty.",
-           Ability.TECHNOLOGIST: "The leader changes the colour of one rolled die until it is placed.",
-           Ability.EQUIPMENT_TECHNICIAN: "The leader changes the number of one rolled die.",
-           Ability.DISPOSAL_EXPERT: "The leader turns any rolled dice to their opposite faces.",
-           Ability.EXPLOSIVES_INSTRUCTOR: "The leader rerolls any rolled dice, up to three times."},
-    "es": {Ability.CUTTER: "Antes de sacar los dados, el líder nombra un color: cada dado tirado de ese color"
-                           " puede cambiar de color o de número.",
-           Ability.OPERATIONS_ENGINEER: "Antes de sacar los dados, el líder nombra un número: cada dado"
-                                        " tirado con ese número puede cambiar de color o de número.",
-           Ability.LOGISTICS_SPECIALIST: "El líder saca un dado más; el equipo toma un dado extra o devuelve"
-                                         " uno sin penalización.",
-           Ability.TECHNOLOGIST: "El líder cambia el color de un dado tirado hasta que se coloque.",
-           Ability.EQUIPMENT_TECHNICIAN: "El líder cambia el número de un dado tirado.",
-           Ability.DISPOSAL_EXPERT: "El líder gira los dados tirados que quiera a su cara opuesta.",
-           Ability.EXPLOSIVES_INSTRUCTOR: "El líder vuelve a tirar los dados que quiera, hasta tres veces."},
-}
-
-
-#: Role names in Spanish (the printed names are English).
-_ROLE_NAME_ES = {Ability.CUTTER: "Cortador", Ability.OPERATIONS_ENGINEER: "Ingeniero de operaciones",
-                 Ability.LOGISTICS_SPECIALIST: "Especialista en logística", Ability.TECHNOLOGIST: "Tecnólogo",
-                 Ability.EQUIPMENT_TECHNICIAN: "Técnico de equipos",
-                 Ability.DISPOSAL_EXPERT: "Experto en desactivación",
-                 Ability.EXPLOSIVES_INSTRUCTOR: "Instructor de explosivos"}
+# What a text fuse card does is the catalogue's ``fuseText.<effect>`` (fusegame.words).
+# A role's name (Spanish: the printed names are English) and what it does, in both languages, are
+# the catalogue's ``role.<ability>`` and ``roleText.<ability>`` (fusegame.words): the page says the same.
 #: A title made from the card model: the shape, then what stands out (Spanish; English cards carry
 #: their printed names).
 _TITLE_SHAPE = {Layout.ROW: "Fila de {n}", Layout.STACK: "Pila de {n}",
@@ -173,7 +144,7 @@ def role_name(ability: str, lang: Lang = "en") -> str | None:
     if lang != "es":
         return None
     try:
-        return _ROLE_NAME_ES[Ability(ability)]
+        return _catalogue("es")[f"role.{Ability(ability).value}"]
     except ValueError:
         return None
 
@@ -240,11 +211,11 @@ def card_words(card: BombCard | FuseCard | RoleCard, lang: Lang = "en") -> CardW
         if card.effect is FuseEffect.SYMBOL:
             text = w["fuse_symbol"].format(x=_fuse_symbol(card, lang))
         else:
-            text = _EFFECT[lang][card.effect]
+            text = _catalogue(lang)[f"fuseText.{card.effect.value}"]
         return CardWords(card.id, lang, "fuse", f"{w['fuse']} {card.id}", text)
     if isinstance(card, RoleCard):
-        name = _ROLE_NAME_ES[card.ability] if lang == "es" else card.name
-        return CardWords(card.id, lang, "role", name, _ROLE[lang][card.ability])
+        name = _catalogue("es")[f"role.{card.ability.value}"] if lang == "es" else card.name
+        return CardWords(card.id, lang, "role", name, _catalogue(lang)[f"roleText.{card.ability.value}"])
     # the cards' names are this edition's own, in both languages (the catalogue's name and name_es);
     # a card of one's own deck without a Spanish name gets a title made from its model
     name = (card.name_es or _title_es(card)) if lang == "es" else card.name or card.id

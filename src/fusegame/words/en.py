@@ -7,14 +7,14 @@ from typing import Any
 
 from fusegame.rules.errors import REFUSALS as _REFUSALS
 from fusegame.rules.errors import fill
+from fusegame.words import catalogue
+from fusegame.words.templates import act_text, say
 
 SEAT = "P"
 COLOURS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "K": "black"}
-EFFECTS = {
-    "spark": "All players must draw a spark card.",
-    "lose-roles": "All players lose their role ability until they defuse a bomb card.",
-    "roll-six": "All players must roll a 6 before the game continues.",
-}
+#: what a text fuse card does, by effect (the catalogue's ``effect.<effect>``, as the page says it)
+EFFECTS = {k.removeprefix("effect."): v for k, v in catalogue("en").items()
+           if k.startswith("effect.") and k not in ("effect.symbol", "effect.symbolLong")}
 REASONS = {"bombs-defused": "bombs-defused", "time-up": "time-up", "bag-empty": "bag-empty"}
 
 Ev = Mapping[str, Any]
@@ -56,6 +56,10 @@ def _clock(e: Ev, p: Seat) -> str:
     return f"the ship is saved: the clock stops after {s // 60}:{s % 60:02d}"
 
 
+def _event_key(role: str) -> str:
+    return f"ev.role{role[:1].upper()}{role[1:]}"  # the catalogue's ev.roleFlip, ev.roleRethrow...
+
+
 def _role(e: Ev, p: Seat) -> str:
     who, role = p(e["seat"]), e["role"]
     if role == "name":
@@ -68,7 +72,7 @@ def _role(e: Ev, p: Seat) -> str:
         return f"{who} flips a die to {label(e['die'])}"
     if role == "rethrow":
         return f"{who} rerolls " + " ".join(label(d) for d in e["dice"])
-    return f"{who} uses a role ability"
+    return say("en", _event_key(role), {**e, "who": who}) or f"{who} uses a role ability"
 
 
 def _role_record(e: Ev, p: Seat) -> str:
@@ -184,7 +188,9 @@ def _role_text(a: Ev) -> str:
         return f"Recolour the {die} to {colours_words(a['colour'])}"
     if role == "renumber":
         return f"Turn the {die} to {a['face']}"
-    return f"Flip the {die} to {a['face']}"
+    if role == "flip":
+        return f"Flip the {die} to {a['face']}"
+    return say("en", f"hint.{role}", a) or say("en", "words.other", {"verb": role}) or role
 
 
 def _take_why(a: Ev) -> str:
@@ -292,6 +298,8 @@ def _role_reason(a: Ev, p: Seat, me: int | None) -> str:
     if a["role"] == "rethrow":
         why = "no card can use it as it is" if len(a["dice"]) == 1 else "no card can use them as they are"
         return f"{text}: {why}"
+    if "dice" in a:  # another ability over several dice
+        return f"{text}: {say('en', 'advice.' + a['role'], a) or ''}".rstrip(": ")
     then = a.get("then")
     if then:
         why = f"then it goes on {seat_card(then['seat'], then['card'], p, me)}"
@@ -342,6 +350,7 @@ HINT_TEXTS: dict[str, Hint] = {
     "reroll": lambda a, p, me: f"Reroll the {die_words(a['die'])} next",
     "return_free": lambda a, p, me: f"Return the {die_words(a['die'])} free",
     "roll_six": lambda a, p, me: "Roll your die",
+    "act": lambda a, p, me: act_text("en", a),
 }
 
 HINT_REASONS: dict[str, Hint] = {
@@ -364,6 +373,7 @@ HINT_REASONS: dict[str, Hint] = {
     "return_free": lambda a, p, me: (f"{HINT_TEXTS['return_free'](a, p, me)}: its penalty roll would "
                                      "likely cost the most"),
     "roll_six": lambda a, p, me: "Roll your die: everyone must roll a 6 before play goes on",
+    "act": lambda a, p, me: f"{act_text('en', a)}: {say('en', 'advice.declared', {})}",
 }
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from fusegame.words import catalogue
+from fusegame.words.templates import act_text, say
+
 SEAT = "J"
 COLOURS = {"R": "rojo", "B": "azul", "G": "verde", "Y": "amarillo", "K": "negro"}
-EFFECTS = {
-    "spark": "Todos los jugadores deben robar una carta de chispa.",
-    "lose-roles": "Todos los jugadores pierden su habilidad de rol hasta que desactiven una carta de bomba.",
-    "roll-six": "Todos los jugadores deben sacar un 6 antes de seguir.",
-}
+#: what a text fuse card does, by effect (the catalogue's ``effect.<effect>``, as the page says it)
+EFFECTS = {k.removeprefix("effect."): v for k, v in catalogue("es").items()
+           if k.startswith("effect.") and k not in ("effect.symbol", "effect.symbolLong")}
 REASONS = {"bombs-defused": "bombas desactivadas", "time-up": "se acabó el tiempo",
            "bag-empty": "la bolsa está vacía"}
 
@@ -56,6 +57,10 @@ def _clock(e: Ev, p: Seat) -> str:
     return f"la nave está a salvo: el reloj se para tras {s // 60}:{s % 60:02d}"
 
 
+def _event_key(role: str) -> str:
+    return f"ev.role{role[:1].upper()}{role[1:]}"  # the catalogue's ev.roleFlip, ev.roleRethrow...
+
+
 def _role(e: Ev, p: Seat) -> str:
     who, role = p(e["seat"]), e["role"]
     if role == "name":
@@ -70,7 +75,7 @@ def _role(e: Ev, p: Seat) -> str:
     if role == "rethrow":
         n = len(e["dice"])
         return f"{who} vuelve a tirar {n} dado{'' if n == 1 else 's'}"
-    return f"{who} usa su habilidad de rol"
+    return say("es", _event_key(role), {**e, "who": who}) or f"{who} usa su habilidad de rol"
 
 
 EVENTS: dict[str, Callable[[Ev, Seat], str]] = {
@@ -198,7 +203,9 @@ def _role_text(a: Ev) -> str:
         return f"Haz que el dado {die} sea {colours_words(a['colour'])}"
     if role == "renumber":
         return f"Gira el dado {die} al {a['face']}"
-    return f"Da la vuelta al dado {die} para que muestre un {a['face']}"
+    if role == "flip":
+        return f"Da la vuelta al dado {die} para que muestre un {a['face']}"
+    return say("es", f"hint.{role}", a) or say("es", "words.other", {"verb": role}) or role
 
 
 def _place_reason(a: Ev, p: Seat, me: int | None) -> str:
@@ -280,6 +287,8 @@ def _role_reason(a: Ev, p: Seat, me: int | None) -> str:
         why = ("ninguna carta puede usarlo tal como está" if len(a["dice"]) == 1
                else "ninguna carta puede usarlos tal como están")
         return f"{text}: {why}"
+    if "dice" in a:  # otra habilidad sobre varios dados
+        return f"{text}: {say('es', 'advice.' + a['role'], a) or ''}".rstrip(": ")
     then = a.get("then")
     if then:
         why = f"después irá en {seat_card(then['seat'], then['card'], p, me)}"
@@ -371,6 +380,7 @@ HINT_TEXTS: dict[str, Hint] = {
     "reroll": lambda a, p, me: f"Vuelve a tirar ahora {_die(a['die'])}",
     "return_free": lambda a, p, me: f"Devuelve {_die(a['die'])} a la bolsa sin penalización",
     "roll_six": lambda a, p, me: "Tira tu dado",
+    "act": lambda a, p, me: act_text("es", a),
 }
 
 HINT_REASONS: dict[str, Hint] = {
@@ -392,6 +402,7 @@ HINT_REASONS: dict[str, Hint] = {
     "return_free": lambda a, p, me: (f"{HINT_TEXTS['return_free'](a, p, me)}: su tirada de penalización es "
                                      "probablemente la que más costaría"),
     "roll_six": lambda a, p, me: "Tira tu dado: todos deben sacar un 6 antes de seguir",
+    "act": lambda a, p, me: f"{act_text('es', a)}: {say('es', 'advice.declared', {})}",
 }
 
 

@@ -424,8 +424,11 @@ export class Table {
   }
 
   renderRolePanel(acts) {
-    const kinds = ['recolour', 'renumber', 'flip'];
-    const roleActs = acts.filter((a) => kinds.includes(a.kind));
+    // the role decision's verbs (rules/decision_kinds.py): each ability that changes one die gets
+    // buttons for the selected die; a rethrow picks several dice and has its own row
+    const verbs = this.kindOf('role').verbs || ['recolour', 'renumber', 'flip', 'rethrow'];
+    const kinds = verbs.filter((k) => k !== 'rethrow');
+    const roleActs = acts.filter((a) => kinds.includes(a.kind) && a.die !== undefined);
     const rethrows = acts.filter((a) => a.kind === 'rethrow');
     if (!roleActs.length && !rethrows.length) return null;
     const v = this.view;
@@ -453,7 +456,7 @@ export class Table {
           const die = this.findDie(a.die);
           const to = die ? {1: 6, 6: 1, 2: 4, 4: 2, 3: 5, 5: 3}[die.face] : null;
           b.append(to ? t('act.flipTo', {face: to}) : t('act.flip'));
-        } else b.append(String(val));
+        } else b.append(val === null ? t(`act.${kind}`) : String(val));
         parts.push(b);
       }
     }

@@ -90,11 +90,9 @@ export function eventText(ev, nameOf) {
     case 'clock_stopped': return t('ev.clockStopped', {time: mmss(ev.time_ms)});
     case 'role_used':
       if (ev.role === 'name') return t('ev.roleName', {who, value: namedWords(ev.value)});
-      if (ev.role === 'recolour') return t('ev.roleRecolour', {who, die});
-      if (ev.role === 'renumber') return t('ev.roleRenumber', {who, die});
-      if (ev.role === 'flip') return t('ev.roleFlip', {who, die});
-      if (ev.role === 'rethrow') return t('ev.roleRethrow', {who, n: (ev.dice || []).length, dice: diceWords(ev.dice)});
-      return t('ev.role', {who});
+      // every other ability has its line under ev.role<Verb> (ev.roleFlip, ev.roleRethrow...)
+      return tOr(`ev.role${ev.role.charAt(0).toUpperCase()}${ev.role.slice(1)}`, t('ev.role', {who}),
+        {who, die, n: (ev.dice || []).length, dice: diceWords(ev.dice || [])});
     case 'role_restored': return t('ev.roleRestored', {who});
     case 'dice_rerolled': return t('ev.rerolled', {dice: diceWords(ev.dice)});
     case 'six_rolled': return t('ev.six', {who});
@@ -127,11 +125,12 @@ export function actionWords(act, findDie = () => null) {
     case 'name': return t('words.name', {value: namedWords(act.value)});
     case 'recolour': return t('words.recolour', {die: dieW(act.die), value: colourWords(act.colour)});
     case 'renumber': return t('words.renumber', {die: dieW(act.die), value: act.face});
-    case 'flip': return t('words.flip', {die: dieW(act.die)});
-    case 'rethrow': return t('words.rethrow', {dice: listWords((act.dice || []).map(dieW))});
     case 'reveal': return t('words.reveal');
     case 'tick': return t('words.tick');
-    default: return t('words.other', {verb: act.verb});
+    // any other action (a role's flip or rethrow...) has its words under words.<verb>
+    default: return tOr(`words.${act.verb}`, t('words.other', {verb: act.verb}), {
+      die: act.die === undefined ? '' : dieW(act.die), dice: listWords((act.dice || []).map(dieW)),
+      card: act.card, value: act.value, face: act.face});
   }
 }
 
@@ -237,14 +236,15 @@ function takeWhy(why, card) {
 }
 
 function roleWords(a, me, nameOf) {
-  if (a.role === 'rethrow') {
-    const dice = a.dice || [];
-    return {text: t('hint.rethrow', {n: dice.length, dice: listWords(dice.map(dieName))}), reason: t('advice.rethrow', {n: dice.length})};
+  if (a.dice) {  // an ability over several dice (a rethrow): hint.<role> and advice.<role>
+    const dice = a.dice;
+    return {text: t(`hint.${a.role}`, {n: dice.length, dice: listWords(dice.map(dieName))}),
+      reason: t(`advice.${a.role}`, {n: dice.length})};
   }
   let text;
   if (a.role === 'recolour') text = t('words.recolour', {die: dieName(a.die), value: colourWords(a.colour)});
   else if (a.role === 'renumber') text = t('words.renumber', {die: dieName(a.die), value: a.face});
-  else text = t('hint.flip', {die: dieName(a.die), face: a.face});
+  else text = tOr(`hint.${a.role}`, t('words.other', {verb: a.role}), {die: dieName(a.die), face: a.face});
   // null: without the role no card could be finished at all
   const saves = a.saves === undefined ? '' : a.saves === null ? t('advice.savesAll')
     : t('advice.saves', {work: workWords(a.saves)});
@@ -309,6 +309,8 @@ export function hintWords(hint, {me = null, nameOf = (s) => t('player.n', {n: s 
     case 'reroll': return {text: t('hint.reroll', {die: dieName(a.die)}), reason: t('advice.reroll')};
     case 'return_free': return {text: t('words.return', {die: dieName(a.die)}), reason: t('advice.returnFree')};
     case 'roll_six': return {text: t('words.roll'), reason: t('advice.rollSix')};
+    // a decision the bots have no advice of their own for: its default answer, as an action
+    case 'act': return {text: actionWords(a.action, findDie), reason: t('advice.declared')};
     default:
       return {text: hint.act ? actionWords(hint.act, findDie) : t('hint.nothing'), reason: ''};
   }
