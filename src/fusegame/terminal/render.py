@@ -15,7 +15,7 @@ from typing import Any
 from textual.markup import escape
 
 from fusegame.cards.catalogue import builtin_catalogue
-from fusegame.cards.model import BombCard, CardShape, Layout
+from fusegame.cards.model import BombCard, CardShape, Clause, Group, GroupTest, Layout
 from fusegame.cards.notation import parse, print_clause, print_pred
 from fusegame.cards.words import CardWords, card_words
 from fusegame.pace import FAR_BEHIND, PaceLine, gauge_level
@@ -51,6 +51,30 @@ LAYOUTS: dict[str, dict[Layout, str]] = {
     "es": {Layout.STACK: "pila", Layout.DOUBLE_STACK: "pilas", Layout.PYRAMID: "pirámide",
            Layout.WALL: "muro", Layout.ZIGGURAT: "zigurat"},
 }
+
+#: A whole-group test's name, as the card's line shows it after its slots (``different-colours(a,b,c)``).
+GROUPS: dict[str, dict[Group, str]] = {
+    "es": {Group.SAME_COLOUR: "mismo-color", Group.SAME_NUMBER: "mismo-número",
+           Group.DIFF_COLOUR: "colores-distintos", Group.DIFF_NUMBER: "números-distintos"},
+}
+#: the word between a clause's alternatives
+OR = {"en": "or", "es": "o"}
+
+
+def clause_text(c: Clause, lang: str) -> str:
+    """A card's clause in the notation, its words in ``lang`` (``colores-distintos(a,b,c)``; sums
+    and comparisons are signs in every language)."""
+    if lang == "en":
+        return print_clause(c)
+    parts = []
+    for alt in c.alts:
+        one = Clause((alt,))
+        if isinstance(alt, GroupTest):
+            name = GROUPS.get(lang, {}).get(alt.group, alt.group.value)
+            parts.append(f"{name}({','.join(_letter(m) for m in alt.members)})")
+        else:
+            parts.append(print_clause(one))
+    return f" {OR.get(lang, 'or')} ".join(parts)
 
 
 @cache
@@ -144,7 +168,7 @@ def card_slots(card: dict[str, Any], *, marks: dict[int, str] | None = None, cli
     if shape.layout is not Layout.ROW:
         text = f"[dim]{escape(LAYOUTS.get(lang, {}).get(shape.layout, shape.layout.value))}:[/] " + text
     extra = [f"{_letter(r.a)}{r.rel.value}{_letter(r.b)}" for r in shape.relations if (r.a, r.b) not in shown]
-    extra += [print_clause(c) for c in shape.clauses]
+    extra += [clause_text(c, lang) for c in shape.clauses]
     if extra and not equations:
         text += " [dim];…[/]"
     elif extra:
