@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -58,7 +58,9 @@ def catalogue(lang: str) -> Mapping[str, str]:
     """
     if lang not in LANGUAGES:
         raise _no_words(lang)
-    text = (resources.files("fusegame.words") / f"{lang}.json").read_text(encoding="utf-8")
+    # beside this module, as the package installs it: ``importlib.resources`` would load its
+    # readers (zipfile, threading) for an editable install, which the engine does not import
+    text = (Path(__file__).parent / f"{lang}.json").read_text(encoding="utf-8")
     table: dict[str, str] = json.loads(text)
     if lang == "en":
         from fusegame.rules.errors import REFUSALS
