@@ -294,6 +294,12 @@ class CompiledCard:
         self._open.clear()
         self._completing.clear()
 
+    def alike(self, state: State) -> State:
+        """The key shared by states alike in every way the card's rules can see (a die on a slot
+        no relation or clause names counts only as there; types of one class are one): whatever
+        follows from a state follows from every state alike."""
+        return self._alike(state)
+
     def _alike(self, state: State) -> State:
         """The key shared by states alike in every way the card's rules can see: a die on a slot
         no relation or clause names counts only as there, and types of one class as one."""

@@ -135,10 +135,17 @@ class CardModel:
             # the size and costs roll-outs to make again, so ten times as many are kept
             self._memo.clear()
         if self.big:
-            if state.count(EMPTY) > self.tail:
-                est = self._memo[state] = self._rollouts(state)
-                return est
-            return self._tail_value(state)
+            # states alike in all the card's rules see have the same value, estimated or exact (a
+            # roll-out from either makes the same moves on the same draws): found by their
+            # likeness, a loose card's many states with different dice on its free slots are
+            # estimated once
+            key = self.rules.alike(state)
+            hit = self._memo.get(key)
+            if hit is None:
+                hit = self._rollouts(state) if state.count(EMPTY) > self.tail else self._tail_value(state)
+                self._memo[key] = hit
+            self._memo[state] = hit
+            return hit
         return self._exact(state)
 
     def after(self, state: State, slot: int, t: int) -> State:
@@ -168,6 +175,13 @@ class CardModel:
         hit = memo.get(state)
         if hit is not None:
             return hit
+        key = state
+        if self.big:  # by likeness, as ``draws``
+            key = self.rules.alike(state)
+            hit = memo.get(key)
+            if hit is not None:
+                memo[state] = hit
+                return hit
         if self._budget >= 0:  # only while deciding whether the card is small enough
             self._budget -= 1
             if self._budget < 0:
@@ -194,6 +208,7 @@ class CardModel:
                                     for j in slots), w))
         value = _solve(options, self.offer)
         memo[state] = value
+        memo[key] = value
         return value
 
     def _with_penalty(self, weights: Sequence[float]) -> None:
