@@ -414,6 +414,10 @@ class CompiledCard:
         constraint holds? (Constraints whose slots are all filled were checked when placed.)"""
         hit = self._feasible.get(state)
         if hit is None:
+            if len(self._feasible) >= 2 * _MEMO_LIMIT:
+                # bounded on its own: it holds each state and its key, and grew past every other
+                # memo of a card (a simulation worker's 1.2 million entries after 200 games)
+                self._feasible.clear()
             loose = self._loose
             canon = self.canon
             key = tuple(EMPTY if loose[i] or t == EMPTY else canon[t] for i, t in enumerate(state))

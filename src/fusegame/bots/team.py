@@ -178,6 +178,11 @@ PLAY_WEIGHTS = Weights(take_size=10.0, dud_gain=0.25, top_take_hardest=1.0, bran
 SEARCH_WEIGHTS = replace(PLAY_WEIGHTS, look_rolls=128, look_plans=12, exact_states=20000)
 
 
+#: The most placements of a die on a card state (and half as many role decisions) a planner keeps:
+#: a room's planner and a simulation worker's stay within a few tens of megabytes (200,000 before,
+#: which a worker reached only after thousands of games, its memory growing all the while).
+OPTION_MEMO = 50_000
+
 _NONE: frozenset[tuple[int, str]] = frozenset()
 
 
@@ -366,7 +371,7 @@ class TeamPlanner:
         if not seats or not free:
             return Plan(done=seats)
         caps = {s: state.seat_quota(s) - state.taken[s] for s in seats}
-        if len(self._opt_memo) > 200_000:  # bounded: long simulations share one planner
+        if len(self._opt_memo) > OPTION_MEMO:  # bounded: long simulations share one planner
             self._opt_memo.clear()
             self._memo_rules.clear()
         # the position stands still while it is planned: its likely duds are found once
@@ -622,7 +627,7 @@ class TeamPlanner:
         return tuple(out)
 
     def _remember(self, key: tuple[object, ...], value: Action | None) -> None:
-        if len(self._role_seen) > 50_000:
+        if len(self._role_seen) > OPTION_MEMO // 2:
             self._role_seen.clear()
         self._role_seen[key] = value
 
