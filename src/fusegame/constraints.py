@@ -214,6 +214,8 @@ class CompiledCard:
             key = t_real * 128 + t_eff
             hit = self._legal_temp.get((state, key))
             if hit is None:
+                if len(self._legal_temp) >= _MEMO_LIMIT:  # bounded like the others
+                    self._legal_temp.clear()
                 hit = self._legal_temp[(state, key)] = tuple(
                     s for s in range(self.n) if self._legal_uncached(state, s, t_real, t_eff))
             return hit
@@ -293,6 +295,7 @@ class CompiledCard:
         self._removable.clear()
         self._open.clear()
         self._completing.clear()
+        self._legal_temp.clear()
 
     def alike(self, state: State) -> State:
         """The key shared by states alike in every way the card's rules can see (a die on a slot
