@@ -3,6 +3,7 @@
     python bench/server_memory.py                   # 10 minutes, one player at a time
     python bench/server_memory.py --minutes 2 --clients 2 --every 10
     python bench/server_memory.py --server-args=""  # a server without --no-rate-limits
+    python bench/server_memory.py --rooms 200 --idle 30   # 200 bot rooms at once, then idle
 
 Starts ``fuse serve`` (``python -m fusegame.cli serve``) on a free port with a throwaway SQLite BDT
 Log (``--db`` for another) and without rate limits (every game comes from this one address). Each
@@ -16,6 +17,12 @@ its peak (``VmHWM``), the rooms the server holds (``GET /api/health``) and the g
 far; at the end, the memory after the first minute and at the end, the growth per minute over the
 second half of the run (a least-squares line), and the games played. Flat is the aim: a finished
 room leaves the server once its game is in the log.
+
+``--rooms N`` measures a crowd instead: after ``--idle`` seconds of a server with nothing to do
+(its idle memory), N such bot games start at once (the same shapes in turn, each with its page
+open) and are played to their end; then the server is left idle for ``--idle`` seconds more. It
+prints the idle memory, the peak, the memory when the last game has ended and after the pause,
+and how far each is above idle. Back within 20% of idle after the pause is the aim.
 """
 
 from __future__ import annotations
@@ -78,6 +85,9 @@ class Run:
         self.failures = 0
         self.samples: list[dict[str, float]] = []
         self.stop = False
+        self.idle: dict[str, float] = {}  # with --rooms: the samples before, at the end, after
+        self.ended: dict[str, float] = {}
+        self.after: dict[str, float] = {}
 
     async def player(self, http: httpx.AsyncClient, first: int) -> None:
         i = first
@@ -97,17 +107,79 @@ class Run:
         r.raise_for_status()
         code = r.json()["code"]
         token = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bench"})).json()["token"]
-        async with connect(f"{self.ws}/ws/{code}?token={token}", max_size=None) as ws:
+        async with connect(f"{self.ws}/ws/{code}?token={token}", max_size=None,
+                           open_timeout=self.args.game_timeout) as ws:
             await ws.send(json.dumps({"type": "fill_bots"}))
             await ws.send(json.dumps({"type": "ready", "ready": True}))
             handed = False
             while True:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 120))
-                if m["type"] == "state" and not handed:
+                text = await asyncio.wait_for(ws.recv(), self.args.game_timeout)
+                # only the first state frame and the end are read: a crowd of rooms at full speed
+                # sends more frames than this process could parse beside the server
+                if not handed and text.startswith('{"type":"state"'):
                     handed = True
                     await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
-                elif m["type"] == "over":
+                elif text.startswith('{"type":"over"'):
                     return
+
+    def sample(self, t0: float, rooms: int) -> dict[str, float]:
+        s = {"t": time.monotonic() - t0, "rss": status_kib(self.pid, "VmRSS") / 1024,
+             "hwm": status_kib(self.pid, "VmHWM") / 1024, "rooms": rooms, "games": self.games}
+        self.samples.append(s)
+        print(f"{s['t']:7.0f} s  RSS {s['rss']:7.1f} MB  peak {s['hwm']:7.1f} MB  rooms {rooms:4d}"
+              f"  games {self.games:6d}", flush=True)
+        return s
+
+    async def crowd(self) -> None:
+        """``--rooms`` games at once, from an idle server back to an idle server."""
+        a = self.args
+        async with httpx.AsyncClient(base_url=self.url, timeout=120,
+                                     limits=httpx.Limits(max_connections=64)) as http:
+            t0 = time.monotonic()
+
+            async def rooms() -> int:
+                return int((await http.get("/api/health")).json()["rooms"])
+
+            await asyncio.sleep(a.idle)
+            self.idle = self.sample(t0, await rooms())
+
+            async def one(k: int) -> None:
+                options = {**GAMES[k % len(GAMES)], "bot_delay_ms": a.bot_delay_ms, "hints": False}
+                try:
+                    await self.game(http, options)
+                    self.games += 1
+                except Exception as e:  # counted and shown: the others go on
+                    self.failures += 1
+                    print(f"a game failed: {type(e).__name__}: {e}", file=sys.stderr)
+
+            games = [asyncio.create_task(one(k)) for k in range(a.rooms)]
+            while not all(g.done() for g in games):
+                await asyncio.wait(games, timeout=a.every)
+                self.sample(t0, await rooms())
+            # the last games on their way to the log (a game that failed may have left its lobby)
+            deadline = time.monotonic() + a.game_timeout
+            while (held := await rooms()) > self.failures and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            self.ended = self.sample(t0, held)
+            await asyncio.sleep(a.idle)
+            self.after = self.sample(t0, await rooms())
+
+    def crowd_summary(self) -> str:
+        idle = self.idle["rss"]
+        peak = max(s["hwm"] for s in self.samples)
+
+        def above(mb: float) -> str:
+            return f"{mb:.1f} MB ({(mb / idle - 1) * 100:+.0f}% of idle)"
+
+        played = self.ended["t"] - self.idle["t"]
+        return "\n".join([
+            "",
+            f"{self.games} games of bots at once in {played:.0f} s, {self.failures} failed "
+            f"(bot delay {self.args.bot_delay_ms} ms)",
+            f"RSS idle {idle:.1f} MB; peak {above(peak)}",
+            f"RSS when the last game had ended {above(self.ended['rss'])}; "
+            f"{self.args.idle:g} s later {above(self.after['rss'])}",
+        ])
 
     async def sampler(self, http: httpx.AsyncClient, t0: float) -> None:
         end = t0 + self.args.minutes * 60
@@ -132,6 +204,8 @@ class Run:
             await asyncio.wait(players, timeout=180)
 
     def summary(self) -> str:
+        if self.args.rooms:
+            return self.crowd_summary()
         first_min = next((s for s in self.samples if s["t"] >= 60), self.samples[0])
         last = self.samples[-1]
         half = [(s["t"] / 60, s["rss"]) for s in self.samples if s["t"] >= last["t"] / 2]
@@ -154,6 +228,14 @@ def main() -> int:
     ap.add_argument("--every", type=float, default=30.0, help="seconds between samples")
     ap.add_argument("--db", help="the BDT Log's database (default: SQLite in a temporary folder)")
     ap.add_argument("--server-args", default="--no-rate-limits", help="more arguments for fuse serve")
+    ap.add_argument("--rooms", type=int, default=0,
+                    help="this many bot games at once, from an idle server back to an idle one")
+    ap.add_argument("--idle", type=float, default=30.0,
+                    help="with --rooms: seconds idle before the games and after them (default 30)")
+    ap.add_argument("--bot-delay-ms", type=int, default=0,
+                    help="with --rooms: the rooms' bot delay (default 0: full speed)")
+    ap.add_argument("--game-timeout", type=float, default=120.0,
+                    help="seconds without a frame before a game counts as failed (default 120)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="fuse-mem-") as tmp:
         db = args.db or f"sqlite:///{tmp}/bench.db"
@@ -174,9 +256,11 @@ def main() -> int:
                     print(f"the server did not start: {log.read_text()[-2000:]}", file=sys.stderr)
                     return 1
                 time.sleep(0.2)
-            print(f"fuse serve (pid {proc.pid}) at {url}, {args.minutes:g} min of bot games", flush=True)
+            what = (f"{args.rooms} bot games at once" if args.rooms else
+                    f"{args.minutes:g} min of bot games")
+            print(f"fuse serve (pid {proc.pid}) at {url}, {what}", flush=True)
             run = Run(url, proc.pid, args)
-            asyncio.run(run.main())
+            asyncio.run(run.crowd() if args.rooms else run.main())
             print(run.summary())
         finally:
             proc.terminate()

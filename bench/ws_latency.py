@@ -5,6 +5,7 @@
     python bench/ws_latency.py --players 8 --duration 5 --json
     python bench/ws_latency.py --url http://127.0.0.1:8000 --pid 4242   # a server already running
     python bench/ws_latency.py --players 2000 --processes 2   # two processes sharing a redis-server
+    python bench/ws_latency.py --players 500 --bot-rooms 100  # and 100 rooms of bots playing beside them
 
 Starts ``fuse serve`` (``python -m fusegame.cli serve``) on a free port with a throwaway SQLite BDT
 Log and without rate limits (every player comes from this one address), waits for
@@ -25,6 +26,13 @@ before noticing: the real-time race of the game, answered by an ``illegal`` erro
 lost race) and otherwise picks again from the table as it is now. A match that ends before the
 window does is replaced at once by a new room for the same players, so the load stays constant
 (at the default pace a match lasts two or three minutes, so a one-minute window sees few end).
+``--bot-rooms N`` adds N rooms of bots playing beside the players, all the time: each is made as a
+person makes one (a seat taken, the others filled with bots, ready, then the seat handed to the
+bot) and watched by its socket to its end, then replaced by a new one. They take turns at the
+shapes in ``BOT_GAMES`` (FUSE 5 players and 4 players with roles and sparks, Countdown 4 players,
+FUSE 3 players: the planner's slow rolls are at 4 and 5 players) at the server's bot pace, or
+``--bot-delay-ms``. Their moves are the server's bots' and hints' work (the team planner), which
+the claims of the players must not wait for.
 The players offer permessage-deflate as browsers do; ``fuse serve`` declines it (compressing each
 socket's copy of a frame cost 40% of the server's time), so ``--no-deflate`` only matters against a
 server that accepts it.
@@ -79,6 +87,13 @@ TARGET_P99_MS = 50.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: A non-placement action whose answer cannot be told apart is given up on after this long.
 ANSWER_TIMEOUT_S = 5.0
+#: The rooms of bots of --bot-rooms take turns at these shapes.
+BOT_GAMES: list[dict[str, Any]] = [
+    {"players": 5, "difficulty": "standard"},
+    {"players": 4, "difficulty": "expert", "modules": ["roles", "sparks"]},
+    {"players": 4, "game": "countdown", "difficulty": "standard"},
+    {"players": 3, "difficulty": "standard"},
+]
 #: Events that end the leader's penalty choice without naming a seat.
 _TURN_EVENTS = ("penalty_rolled", "turn_ended", "dice_rolled", "dice_rerolled")
 
@@ -140,6 +155,10 @@ class Stats:
     w_started: int = 0
     connected: int = 0
     dropped: int = 0  #: sockets the server closed during a match
+    w_bot_frames: int = 0  #: state frames the rooms of bots sent their watchers (one a move)
+    w_bot_games: int = 0  #: games of bots that ended in the window
+    bot_rooms: int = 0  #: rooms of bots being played now
+    bot_failures: int = 0
     failures: int = 0  #: matches that could not be set up or went wrong (HTTP errors, odd frames)
     last_failure: str = ""
 
@@ -427,6 +446,76 @@ class Team:
             match.over.set()  # replace the match rather than play it short-handed
 
 
+class BotRoom:
+    """One room of bots after another (``--bot-rooms``), each watched by its socket to its end."""
+
+    def __init__(self, bench: Bench, index: int) -> None:
+        self.bench = bench
+        self.index = index
+        self.games = 0
+
+    async def run(self, start_delay: float) -> None:
+        b = self.bench
+        await asyncio.sleep(start_delay)
+        while not b.stop.is_set():
+            try:
+                await self.play_one()
+            except (OSError, httpx.HTTPError, WebSocketException, KeyError, ValueError, TimeoutError) as e:
+                if b.stop.is_set():
+                    return
+                b.stats.bot_failures += 1
+                b.stats.last_failure = f"bot room: {type(e).__name__}: {e}"
+                await asyncio.sleep(1.0)
+
+    async def play_one(self) -> None:
+        b = self.bench
+        st = b.stats
+        options: dict[str, Any] = {**BOT_GAMES[(self.index + self.games) % len(BOT_GAMES)], "hints": False,
+                                   "seed": (b.seed * 7_000_003 + self.index * 1013 + self.games) % (1 << 48)}
+        self.games += 1
+        if b.bot_delay_ms is not None:
+            options["bot_delay_ms"] = b.bot_delay_ms
+        r = await b.http.post("/api/rooms", json=options)
+        r.raise_for_status()
+        code = r.json()["code"]
+        r = await b.http.post(f"/api/rooms/{code}/join", json={"name": f"b{self.index}"})
+        r.raise_for_status()
+        ws = await ws_connect(f"{b.ws_bases[0]}/ws/{code}?token={r.json()['token']}", max_size=1 << 22,
+                              ping_interval=None, open_timeout=30, compression=None)
+        st.bot_rooms += 1
+        try:
+            await ws.send('{"type":"fill_bots"}')
+            await ws.send('{"type":"ready","ready":true}')
+            handed = False
+            stop = asyncio.create_task(b.stop.wait())
+            try:
+                while True:
+                    recv = asyncio.create_task(ws.recv())
+                    await asyncio.wait([recv, stop], timeout=120, return_when=asyncio.FIRST_COMPLETED)
+                    if not recv.done():
+                        recv.cancel()
+                        if stop.done():
+                            return
+                        raise TimeoutError("a room of bots sent nothing for 120 s")
+                    text = recv.result()
+                    # only the kind of frame is read: this process must not parse what it only counts
+                    if text.startswith('{"type":"state"'):
+                        if st.measuring:
+                            st.w_bot_frames += 1
+                        if not handed:
+                            handed = True
+                            await ws.send('{"type":"bot","seat":0,"on":true}')
+                    elif text.startswith('{"type":"over"'):
+                        if st.measuring:
+                            st.w_bot_games += 1
+                        return
+            finally:
+                stop.cancel()
+        finally:
+            st.bot_rooms -= 1
+            await _close(ws)
+
+
 class Bench:
     """The whole run: the teams, the measurement window, the figures."""
 
@@ -449,6 +538,8 @@ class Bench:
         self.spread = args.with_limits
         self.seed = args.seed
         self.progress = args.progress
+        self.bot_room_count = args.bot_rooms
+        self.bot_delay_ms: int | None = args.bot_delay_ms
         self.stats = Stats()
         self.stop = asyncio.Event()
         self.all_connected = asyncio.Event()
@@ -474,6 +565,8 @@ class Bench:
         teams = [Team(self, i) for i in range(self.teams)]
         t0 = time.perf_counter()
         runs = [asyncio.create_task(t.run(i * self.per_match / self.ramp)) for i, t in enumerate(teams)]
+        # the rooms of bots start beside the first players, a few a second, and play all along
+        runs += [asyncio.create_task(BotRoom(self, i).run(i * 0.1)) for i in range(self.bot_room_count)]
         progress = asyncio.create_task(self._progress(t0)) if self.progress else None
         lag = asyncio.create_task(self._lag())
         # a generous limit for the ramp: a server too slow to let everyone in is itself a result
@@ -535,6 +628,9 @@ class Bench:
             "illegal": st.w_illegal, "lost_races": st.w_lost_races, "other_errors": st.w_other_errors,
             "matches_started": st.w_started, "matches_finished": st.w_finished,
             "dropped_sockets": st.dropped, "failed_matches": st.failures,
+            "bot_rooms": self.bot_room_count, "bot_delay_ms": self.bot_delay_ms,
+            "bot_moves_per_s": round(st.w_bot_frames / wall, 1), "bot_games_finished": st.w_bot_games,
+            "bot_rooms_at_end": st.bot_rooms, "bot_failures": st.bot_failures,
             "last_failure": st.last_failure or None,
             "claim_ms": claim, "fanout_ms": fanout, "generator_lag_ms": percentiles(st.lag_ms),
             "server_cpu": None if server is None else {
@@ -570,8 +666,10 @@ class Bench:
             else:
                 phase = f"ramp {time.perf_counter() - t0:4.0f} s"
             p99 = percentiles(st.claim_ms)["p99"]
-            sys.stderr.write(f"\r\033[K{phase}  players {st.connected}/{self.players}  claims {st.claims}"
-                             f"  illegal {st.w_illegal}" + (f"  p99 {p99:.1f} ms" if p99 is not None else ""))
+            bots = f"  bot rooms {st.bot_rooms}" if self.bot_room_count else ""
+            sys.stderr.write(f"\r\033[K{phase}  players {st.connected}/{self.players}{bots}"
+                             f"  claims {st.claims}  illegal {st.w_illegal}"
+                             + (f"  p99 {p99:.1f} ms" if p99 is not None else ""))
             sys.stderr.flush()
 
 
@@ -667,6 +765,11 @@ def table(r: dict[str, Any]) -> str:
         f"illegal claims {r['illegal']} (lost races {r['lost_races']}), other errors {r['other_errors']}, "
         f"matches started {r['matches_started']}, finished {r['matches_finished']}",
     ]
+    if r["bot_rooms"]:
+        pace = "the server's bot pace" if r["bot_delay_ms"] is None else f"bot delay {r['bot_delay_ms']} ms"
+        lines.append(f"rooms of bots beside them {r['bot_rooms']} ({pace}; {r['bot_rooms_at_end']} in play at"
+                     f" the end): {r['bot_moves_per_s']:.1f} moves/s, {r['bot_games_finished']} games"
+                     f" finished, {r['bot_failures']} failed")
     if r["dropped_sockets"] or r["failed_matches"]:
         lines.append(f"dropped sockets {r['dropped_sockets']}, failed matches {r['failed_matches']}"
                      f" (last: {r['last_failure']})")
@@ -721,6 +824,10 @@ def main(argv: list[str] | None = None) -> int:
                          "players are spread over them (default 1: one process, no Redis)")
     ap.add_argument("--url", default=None, help="a server already running, e.g. http://127.0.0.1:8000")
     ap.add_argument("--pid", type=int, default=None, help="that server's process id, for its CPU time")
+    ap.add_argument("--bot-rooms", type=int, default=0,
+                    help="rooms of bots playing beside the players all along (default 0)")
+    ap.add_argument("--bot-delay-ms", type=int, default=None,
+                    help="the bot rooms' bot delay (default: the server's, as a room made on the page)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     args = ap.parse_args(argv)
     if not 1 <= args.processes <= 16 or (args.processes > 1 and args.url is not None):
@@ -731,7 +838,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # two sockets per player (ours and the server's) plus the database and HTTP connections
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = min(hard, max(soft, 4 * args.players + 256))
+    want = min(hard, max(soft, 4 * (args.players + args.bot_rooms) + 256))
     if want > soft:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 

@@ -18,7 +18,8 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "ws_latency.py"
 def result() -> dict:
     out = subprocess.run(
         [sys.executable, str(BENCH), "--players", "8", "--per-match", "4", "--duration", "4",
-         "--think", "0.05-0.3", "--ramp", "200", "--seed", "3", "--json"],
+         "--think", "0.05-0.3", "--ramp", "200", "--seed", "3", "--bot-rooms", "1", "--bot-delay-ms", "50",
+         "--json"],
         capture_output=True, text=True, timeout=120, check=True)
     return json.loads(out.stdout)
 
@@ -40,6 +41,11 @@ def test_claims_are_answered_and_timed(result: dict) -> None:
             assert 0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"] < 10_000
     assert 0 <= result["lost_races"] <= result["illegal"]
     assert result["frames_per_s"] > result["claims_per_s"] > 0
+
+
+def test_a_room_of_bots_plays_beside_the_players(result: dict) -> None:
+    assert (result["bot_rooms"], result["bot_delay_ms"], result["bot_failures"]) == (1, 50, 0)
+    assert result["bot_moves_per_s"] > 0
 
 
 def test_cpu_is_reported_per_match_and_per_claim(result: dict) -> None:
