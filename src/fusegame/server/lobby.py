@@ -23,6 +23,15 @@ forgotten, in memory and in the database. Each of these is a timer of its own on
 started when the room falls idle and cancelled or re-armed as it changes: creating or finding a
 room never looks at the others.
 
+**The planner's thread.** Bots and hints are worked out by the team planner, which takes up to a
+second on some rolls: ``LoopScheduler.think`` runs it on one thread of its own per process
+(``PLANNER``), never on the event loop, so a room thinking holds up no other room. Every planner and
+the process-wide card models are touched by that one thread only, and need no locks; the engine's
+memos of card states, which the loop reads too, are caches of pure answers (a lost write costs
+time, never a wrong answer). A room's planner leaves with its game (or with the room, if it leaves
+in play). When no game is left in play, the card memos the games built are forgotten and the memory
+they freed goes back to the system (``release_memory``, a few seconds later).
+
 **Stopping.** ``close`` holds every clock, tells every page that the server is restarting, writes
 the clocks down, waits for the games being stored and gives the sockets a moment to send it all;
 ``stop_on_signals`` runs it when the process gets SIGTERM or SIGINT, before uvicorn closes the
@@ -33,20 +42,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import dataclasses
+import gc
 import logging
+import platform
 import secrets
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from functools import partial
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import HTTPException
 
+from fusegame.bots import value
+from fusegame.rules import state as state_module
 from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
 from fusegame.server.options import RoomOptions, parse_options
@@ -83,10 +99,40 @@ STORE_RETRY_MAX_S = 60.0
 #: The default suits simulations; here it holds every state a few games visit (as fast in play),
 #: and keeps the memos of all the cards under about 150 MB however long the server runs.
 ENGINE_MEMO_STATES = 1_000
+#: When the last game in play on this server has ended, the memory the games freed is handed back
+#: to the system this long after (unless a game has started again).
+RELEASE_AFTER_S = 5.0
+
+T = TypeVar("T")
+
+#: The planner's thread: every bot's and hint's decision of this process is worked out here, one
+#: after another, off the event loop (``LoopScheduler.think``).
+PLANNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fuse-planner")
+#: After each decision the planner's thread rests this many times as long as the decision took
+#: before it starts the next one: a planner that always has work (rooms of bots at full speed)
+#: holds the interpreter at most 1 / (1 + PLANNER_REST) of the time, and the event loop, which
+#: shares it, keeps the rest for the players' claims. Bots wait longer on a busy server.
+PLANNER_REST = 1.0
+_rest_until = 0.0  # (the planner's thread's own) when its next decision may start
+
+
+def _paced(work: Callable[[], T]) -> T:
+    """``work`` on the planner's thread, after the rest its last decision earned (``PLANNER_REST``)."""
+    global _rest_until
+    wait = _rest_until - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    start = time.monotonic()
+    try:
+        return work()
+    finally:
+        end = time.monotonic()
+        _rest_until = end + (end - start) * PLANNER_REST
 
 
 class LoopScheduler:
-    """The room's clock and timers: the running asyncio event loop."""
+    """The room's clock and timers: the running asyncio event loop; its planner's worker:
+    ``PLANNER``."""
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -99,6 +145,63 @@ class LoopScheduler:
                 log.exception("room timer failed")
 
         return asyncio.get_running_loop().call_later(max(0.0, delay), run)
+
+    def think(self, work: Callable[[], T], then: Callable[[T | Exception], None]) -> None:
+        """Run ``work`` on the planner's thread, then ``then`` on the loop with its result (or the
+        exception it raised)."""
+        loop = asyncio.get_running_loop()
+
+        def done(f: Future[T]) -> None:
+            try:
+                result: T | Exception = f.result()
+            except Exception as e:
+                result = e
+            except BaseException as e:  # cancelled: the process is stopping
+                result = RuntimeError(f"the planner's work was stopped: {e!r}")
+            try:
+                then(result)
+            except Exception:  # a bug in one room must not stop the server's loop
+                log.exception("a room could not take the planner's answer")
+
+        def on_loop(f: Future[T]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+                loop.call_soon_threadsafe(done, f)
+
+        PLANNER.submit(_paced, work).add_done_callback(on_loop)
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library is another."""
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
+
+
+def forget_card_memos() -> None:
+    """Empty the process's memos of cards: the card models of ``fusegame.bots.value`` (the
+    planner's) and the compiled cards' memos of states (the engine's). Only time is lost: every
+    answer is a pure function of the card and the state, found again when next asked."""
+    models = getattr(value, "_MODELS", None)
+    if isinstance(models, dict):
+        models.clear()
+    for card in list(getattr(state_module, "_COMPILED", {}).values()):
+        card.forget()
+
+
+def release_memory() -> None:
+    """No game is in play: forget the memos of cards the games built (``forget_card_memos``), free
+    what the finished games left (cycles the collector has not met yet) and hand the pages the
+    allocator keeps free back to the system (glibc's ``malloc_trim``; nothing more elsewhere).
+    Run on the planner's thread, between two of its decisions: the card models are its own."""
+    forget_card_memos()
+    gc.collect()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def options_to_stored(options: RoomOptions) -> dict[str, Any]:
@@ -140,6 +243,7 @@ class Lobby:
         self.fenced = False
         #: told of every room that leaves memory (the cluster gives up its lease on it)
         self.on_drop: Callable[[Room], None] | None = None
+        self._release: Timer | None = None  # ``release_memory`` once no game is in play
 
     def new_code(self) -> str:
         while True:
@@ -246,6 +350,7 @@ class Lobby:
 
     # ================================================================== finished games
     def game_over(self, room: Room) -> None:
+        self._release_later()
         task = asyncio.get_running_loop().create_task(self._store(room))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -326,6 +431,7 @@ class Lobby:
     def _drop(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+        room.drop_planner()  # a page still open keeps the room, never its planner's memos
         timer = self._expiry.pop(room.code, None)
         if timer is not None:
             timer.cancel()
@@ -334,6 +440,21 @@ class Lobby:
         self._epoch.pop(room.code, None)
         if self.on_drop is not None:
             self.on_drop(room)
+        if room.status == "playing":
+            self._release_later()
+
+    def _release_later(self) -> None:
+        """A game has ended or left: once none is in play, hand the memory the games freed back
+        (``release_memory``)."""
+        if self._release is None and not self.closing:
+            self._release = self.scheduler.call_later(RELEASE_AFTER_S, self._release_now)
+
+    def _release_now(self) -> None:
+        self._release = None
+        if self.closing or any(r.status == "playing" for r in self.rooms.values()):
+            return  # the next game to leave tries again
+        if isinstance(self.scheduler, LoopScheduler):
+            PLANNER.submit(release_memory)  # between two decisions: the planner's memos are its own
 
     # ================================================================== restarting
     def resume(self, codes: Collection[str] | None = None) -> int:

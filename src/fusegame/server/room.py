@@ -10,6 +10,14 @@ own tasks from queues, so a slow client never holds up the pipeline.
 Time and timers come in through a ``Scheduler`` (the event loop in the server), so the room itself
 reads no clock of its own: the game's time is ``scheduler.now() - start``.
 
+The planner behind the bots and the hints (300-900 ms on some rolls) never thinks on the event
+loop when the scheduler has a worker (``Thinker``: the server's one planner thread): the room hands
+it a copy of the state and goes on; the answer is taken back on the loop only if the room's state
+is still the one it was worked out for (``seq``), else the planner is asked again. A bot whose turn
+falls due before the answer acts when it comes; a frame sent before its hints are known carries
+none (``[]``), and a frame of the same ``seq`` with the hints follows. A scheduler without a worker
+(the tests' clocks) has the planner answer at once, as part of the change.
+
 A room is written down as it changes, through its ``RoomHost`` (the lobby, which keeps it in the
 database): each applied action is recorded before its frames are built, and a change of status or
 seats before the frame that shows it, so no player ever sees a change the database does not have.
@@ -26,7 +34,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from fusegame.bots.hints import Hint, hint
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
@@ -54,11 +62,18 @@ SPECTATOR_NEWS_S = 1.0
 BOT_BURST = 600
 BOT_FLOOR_S = 0.1
 MAX_ACTIONS = 5_000
+#: A room's planner is let go and a new one started once its memos hold more entries than this (a
+#: game at a person's pace leaves 1,000 to 6,000): its memos only save time, never change a move,
+#: and a game of bots that goes on for thousands of moves keeps the room's memory bounded.
+PLANNER_ENTRIES = 20_000
 #: The door's bounds (``fusegame.server.wire``).
 MAX_MESSAGE = wire.MAX_MESSAGE
 MAX_CHAT = wire.MAX_CHAT
 MAX_NAME = wire.MAX_NAME
 SIGNALS = wire.SIGNALS
+
+
+T = TypeVar("T")
 
 
 class Timer(Protocol):
@@ -71,6 +86,14 @@ class Scheduler(Protocol):
     def now(self) -> float: ...
 
     def call_later(self, delay: float, fn: Callable[[], None]) -> Timer: ...
+
+
+@runtime_checkable
+class Thinker(Protocol):
+    """A scheduler with a worker for the planner (the server's): ``think`` runs ``work`` away from
+    the event loop, then ``then`` on the loop with its result, or with the exception it raised."""
+
+    def think(self, work: Callable[[], T], then: Callable[[T | Exception], None]) -> None: ...
 
 
 class Client(Protocol):
@@ -224,13 +247,45 @@ class Match:
     bot_timers: dict[int, Timer] = field(default_factory=dict)
     choice_timers: dict[int, Timer] = field(default_factory=dict)
     choice_due: dict[int, float] = field(default_factory=dict)  #: seat -> scheduler time of the pick
-    #: made when first asked, let go when the game ends (its card models are most of a room's memory)
+    #: made when first asked, let go when the game ends or the room leaves the server (its memos
+    #: are most of a room's memory); touched only by the planner's worker once made
     planner: TeamPlanner | None = None
     bot_actions: int = 0  #: the bots' actions so far (``BOT_BURST``)
     next_bot_at: float = 0.0  #: past the burst, the scheduler time before which no bot acts
 
 
 _NO_MOVES = '{"place":[],"actions":[]}'
+
+#: What the planner's worker hands back: the hints, and whether the planner has outgrown
+#: ``PLANNER_ENTRIES``. An exception stands for a planner that failed.
+_Advice = tuple[list[Hint], bool]
+
+
+def planner_entries(planner: TeamPlanner) -> int:
+    """The entries a planner's memos hold (the positions, penalty costs and role decisions it has
+    worked out); 0 for a planner that keeps them under other names."""
+    return sum(len(getattr(planner, name, ())) for name in ("_opt_memo", "_costs", "_role_seen"))
+
+
+def advise(state: GameState, planner: TeamPlanner, prepare: bool = False) -> _Advice:
+    """The planner's hints for ``state`` (on the planner's worker, on a copy of the room's state);
+    a new planner first builds the models of every card the game can meet (``prepare``), so that
+    no later decision of the game pays for meeting a card."""
+    if prepare:
+        planner.prepare(state)
+    return hint(state, planner), planner_entries(planner) > PLANNER_ENTRIES
+
+
+class _Waiting:
+    """A bot whose turn fell due before the planner had answered: it acts when the answer comes.
+    It stands in ``Match.bot_timers`` as a timer would, and is cancelled as one."""
+
+    def __init__(self, waiting: set[int], seat: int) -> None:
+        self.waiting, self.seat = waiting, seat
+        waiting.add(seat)
+
+    def cancel(self) -> None:
+        self.waiting.discard(self.seat)
 
 
 @dataclass(frozen=True)
@@ -283,8 +338,11 @@ class Room:
         self._hold_timer: Timer | None = None
         self._saved = self._snapshot()  # the host writes a new room whole
         self._frame: _Frame | None = None
-        self._hints: list[dict[str, Any]] | None = None
-        self._advice: tuple[int, list[Hint]] | None = None  # the planner's hints for state ``seq``
+        #: the planner's hints for state ``seq`` (an exception: it failed on that state)
+        self._advice: tuple[int, list[Hint] | Exception] | None = None
+        self._asking: int | None = None  # the ``seq`` the planner is working on, if any
+        self._waiting: set[int] = set()  # bot seats waiting for the planner (``_Waiting``)
+        self._hints_late: int | None = None  # the ``seq`` whose frames went out before its hints
         self._events: list[dict[str, Any]] = []
 
     # ================================================================== lobby
@@ -603,9 +661,6 @@ class Room:
         self.seq += 1
         self._events = [event_dict(e) for e in events]
         self._frame = None
-        self._hints = None
-        if self.options.hints and m.state.outcome is None:
-            self._hints = [h.to_dict() for h in self._team_hints()]
         if m.state.outcome is None:
             self._schedule()  # first: the frames carry the penalty choices' deadlines
         for c in list(self.clients):
@@ -635,13 +690,9 @@ class Room:
         m = self.match
         assert m is not None
         if self._frame is None or self._frame.seq != self.seq:
-            if self._hints is None and self.options.hints and m.state.outcome is None:
-                # a room brought back after a restart, or taken over from another process, has
-                # made no change here yet: its first frame carries the hints all the same
-                self._hints = [h.to_dict() for h in self._team_hints()]
             view = public_view(m.state)
             moves = moves_by_seat(m.state) if m.state.outcome is None else {}
-            self._frame = _Frame(self.seq, dumps(view), dumps(self._events), dumps(self._hints),
+            self._frame = _Frame(self.seq, dumps(view), dumps(self._events), dumps(self._frame_hints()),
                                  {s: dumps(mv) for s, mv in moves.items()}, dumps(self._clock()),
                                  dumps(self._choices()))
         f = self._frame
@@ -652,6 +703,19 @@ class Room:
         return (f'{{"type":"state","seq":{self.seq},"seat":{dumps(seat)},"clock":{clock},'
                 f'"moves":{moves_s},"choices":{choices},"hints":{f.hints},"events":{events},'
                 f'"view":{f.view}}}')
+
+    def _frame_hints(self) -> list[dict[str, Any]] | None:
+        """The hints a state frame carries: None in a room without them (or after the game), the
+        planner's hints once it has them, ``[]`` until then (a frame with them follows)."""
+        m = self.match
+        assert m is not None
+        if not self.options.hints or m.state.outcome is not None:
+            return None
+        advice = self._advice_now()
+        if advice is None:
+            self._hints_late = self.seq
+            return []
+        return [h.to_dict() for h in advice] if isinstance(advice, list) else []
 
     def _choices(self) -> dict[str, int]:
         """Milliseconds left, by seat, before an open penalty choice is made at random (I-11)."""
@@ -678,8 +742,7 @@ class Room:
         m.bot_timers.clear()
         m.choice_timers.clear()
         m.choice_due.clear()
-        m.planner = None
-        self._advice = None
+        self.drop_planner()
         if self._hold_timer is not None:
             self._hold_timer.cancel()
             self._hold_timer = None
@@ -736,12 +799,21 @@ class Room:
             c.send(self._state_frame(c.seat, current_only=True))
         return True
 
+    def drop_planner(self) -> None:
+        """Let the planner and its memos go (the game ended, or the room leaves this server); an
+        answer still on its way is not taken."""
+        if self.match is not None:
+            self.match.planner = None
+        self._advice = None
+        self._hints_late = None
+
     def moved(self) -> None:
         """Another process holds the room now: stop its clock and timers here, show nothing more,
         and close every socket with ``CLOSE_MOVED`` so that its page reconnects and finds the
         room where it is held."""
         self.gone = self.closing = True
         self.hold()
+        self.drop_planner()
         for c in list(self.clients):
             if isinstance(c, ClosingClient):
                 c.close_soon(wire.CLOSE_MOVED)
@@ -847,15 +919,22 @@ class Room:
         if m is None or m.state.outcome is not None:
             return
         m.bot_timers.pop(seat, None)
+        self._waiting.discard(seat)
         dec = m.state.to_act().get(seat)
         if dec is None or not self.seats[seat].bot_plays:
+            return
+        advice = self._advice_now()
+        if advice is None:  # the planner is thinking: the bot acts when it answers (``_answered``)
+            m.bot_timers[seat] = _Waiting(self._waiting, seat)
             return
         s = self.seats[seat]
         if s.kind == "human" and s.played == PERSON:
             s.played = PERSON_THEN_BOT  # written down with the action, before anyone sees it
         m.bot_actions += 1
         try:
-            action = self._bot_choice(seat)
+            if isinstance(advice, Exception):
+                raise RuntimeError("the planner failed on this position") from advice
+            action = self._bot_choice(seat, advice)
             self.apply(action)
         except Exception:  # a planner failure must not stall the table: play any legal move
             log.exception("room %s: the bot in seat %d failed; it plays a legal move instead",
@@ -863,22 +942,82 @@ class Room:
             if m.state.outcome is None and seat in m.state.to_act():
                 self.apply(m.state.legal_actions(seat)[0])
 
-    def _team_hints(self) -> list[Hint]:
-        """The planner's advice for every seat in the current state, worked out once per change
-        whether the page shows it (hints on) or a bot follows it."""
+    def _advice_now(self) -> list[Hint] | Exception | None:
+        """The planner's advice for every seat in the current state (an exception if it failed),
+        worked out once per change whether the page shows it (hints on) or a bot follows it; None
+        while the planner is still working it out (it has been asked)."""
+        if self._advice is None or self._advice[0] != self.seq:
+            self._ask()
+        if self._advice is not None and self._advice[0] == self.seq:
+            return self._advice[1]
+        return None
+
+    def _ask(self) -> None:
+        """Have the planner work out its advice for the current state, on a copy of it: on the
+        scheduler's worker when it has one (``Thinker``), else at once. One question at a time:
+        an answer that comes back for a state gone by asks again (``_answered``)."""
         m = self.match
         assert m is not None
-        if self._advice is None or self._advice[0] != self.seq:
-            if m.planner is None:
-                m.planner = TeamPlanner(PLAY_WEIGHTS)
-            self._advice = (self.seq, hint(m.state, m.planner))
-        return self._advice[1]
+        if self._asking is not None:
+            return
+        fresh = m.planner is None
+        if m.planner is None:
+            m.planner = TeamPlanner(PLAY_WEIGHTS)
+        seq, planner = self.seq, m.planner
+        self._asking = seq
+        work = partial(advise, m.state.clone(), planner, fresh)
+        scheduler = self.scheduler
+        if not isinstance(scheduler, Thinker):
+            answer: _Advice | Exception
+            try:
+                answer = work()
+            except Exception as e:
+                answer = e
+            self._answered(m, seq, planner, answer, at_once=True)
+            return
+        try:
+            scheduler.think(work, partial(self._answered, m, seq, planner))
+        except Exception as e:  # a worker that cannot take it (the server stopping): as a failure
+            self._answered(m, seq, planner, e, at_once=True)
 
-    def _bot_choice(self, seat: int) -> Action:
+    def _answered(self, m: Match, seq: int, planner: TeamPlanner, answer: _Advice | Exception,
+                  at_once: bool = False) -> None:
+        """The planner's answer for state ``seq``, back on the loop: kept only if the table is
+        still there; then the frames sent without their hints get them, and the bots waiting act."""
+        if self._asking == seq:
+            self._asking = None
+        if self.match is not m or m.state.outcome is not None or self.gone:
+            return  # the game ended or left this process meanwhile
+        if isinstance(answer, Exception):
+            log.error("room %s: the planner failed", self.code, exc_info=answer)
+            advice: list[Hint] | Exception = answer
+        else:
+            advice, outgrown = answer
+            if outgrown and m.planner is planner:
+                m.planner = None  # the next question starts a new one: memory stays bounded
+        if seq != self.seq:  # the table moved on while the planner thought: ask about it now
+            if (self._waiting or self._hints_late == self.seq) and not self.closing:
+                self._ask()
+            return
+        self._advice = (seq, advice)
+        if at_once:
+            return  # asked in the middle of a change or a bot's turn, which goes on with it
+        if self._hints_late == seq and not self.closing:  # (a stopping server has said so last)
+            self._hints_late = None
+            self._frame = None
+            for c in list(self.clients):
+                c.send(self._state_frame(c.seat, current_only=True))
+        for seat in sorted(self._waiting):
+            if seat in self._waiting and self.match is m and self.seq == seq:
+                self._bot_act(seat)
+        if self._waiting and self.match is m and self.seq != seq:
+            self._advice_now()  # a bot acted: the others wait for advice on the new state
+
+    def _bot_choice(self, seat: int, advice: list[Hint]) -> Action:
         m = self.match
         assert m is not None
         state = m.state
-        for h in self._team_hints():
+        for h in advice:
             if h.seat == seat and h.action is not None:
                 return h.action
         legal = list(state.legal_actions(seat))
