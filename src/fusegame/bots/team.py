@@ -406,6 +406,11 @@ class TeamPlanner:
         return card_model(card, state.card_rules(card), self.weights(state), self.w.exact_states,
                           penalty=penalty, tail=self.tail(state))
 
+    def entries(self) -> int:
+        """The entries this planner's memos hold (placements worked out, penalty costs, role
+        decisions): what a long-lived owner watches to bound its memory."""
+        return len(self._opt_memo) + len(self._costs) + len(self._role_seen)
+
     def prepare(self, state: GameState) -> int:
         """Build the model of every card this game can meet (its bombs and sparks), so that no
         decision of the game pays for a card's first meeting (a model of a loose card with the

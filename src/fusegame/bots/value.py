@@ -405,6 +405,12 @@ def _solve(options: list[tuple[float, float]], offer: int = 1) -> float:
 _MODELS: dict[tuple[int, tuple[float, ...], int, int, float, int], CardModel] = {}
 
 
+def forget_models() -> None:
+    """Drop every card model of the process (their memos with them): only time is lost, each is
+    built again, the same, when next asked."""
+    _MODELS.clear()
+
+
 def card_model(card_id: str, rules: CompiledCard, weights: tuple[float, ...],
                exact_budget: int = EXACT_BUDGET, offer: int = 1, penalty: float = 0.0,
                tail: int = 1) -> CardModel:

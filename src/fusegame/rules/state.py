@@ -106,6 +106,13 @@ def compiled(card: BombCard, types_in_play: int, feasibility: bool) -> CompiledC
     return c
 
 
+def forget_compiled() -> None:
+    """Empty the memos of states of every compiled card of the process (``CompiledCard.forget``):
+    the answers stay the same, only the time to find them again is spent."""
+    for c in _COMPILED.values():
+        c.forget()
+
+
 class GameState:
     """A game in progress. Create one with ``new_game``; change it only through ``apply``."""
 

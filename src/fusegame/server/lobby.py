@@ -185,11 +185,8 @@ def forget_card_memos() -> None:
     """Empty the process's memos of cards: the card models of ``fusegame.bots.value`` (the
     planner's) and the compiled cards' memos of states (the engine's). Only time is lost: every
     answer is a pure function of the card and the state, found again when next asked."""
-    models = getattr(value, "_MODELS", None)
-    if isinstance(models, dict):
-        models.clear()
-    for card in list(getattr(state_module, "_COMPILED", {}).values()):
-        card.forget()
+    value.forget_models()
+    state_module.forget_compiled()
 
 
 def release_memory() -> None:

@@ -262,9 +262,8 @@ _Advice = tuple[list[Hint], bool]
 
 
 def planner_entries(planner: TeamPlanner) -> int:
-    """The entries a planner's memos hold (the positions, penalty costs and role decisions it has
-    worked out); 0 for a planner that keeps them under other names."""
-    return sum(len(getattr(planner, name, ())) for name in ("_opt_memo", "_costs", "_role_seen"))
+    """The entries a planner's memos hold (``TeamPlanner.entries``)."""
+    return planner.entries()
 
 
 def advise(state: GameState, planner: TeamPlanner, prepare: bool = False) -> _Advice:
