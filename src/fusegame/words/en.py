@@ -8,7 +8,7 @@ from typing import Any
 from fusegame.rules.errors import REFUSALS as _REFUSALS
 from fusegame.rules.errors import fill
 from fusegame.words import catalogue
-from fusegame.words.templates import act_text, say
+from fusegame.words.templates import act_text, role_event_key, say
 
 SEAT = "P"
 COLOURS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "K": "black"}
@@ -56,10 +56,6 @@ def _clock(e: Ev, p: Seat) -> str:
     return f"the ship is saved: the clock stops after {s // 60}:{s % 60:02d}"
 
 
-def _event_key(role: str) -> str:
-    return f"ev.role{role[:1].upper()}{role[1:]}"  # the catalogue's ev.roleFlip, ev.roleRethrow...
-
-
 def _role(e: Ev, p: Seat) -> str:
     who, role = p(e["seat"]), e["role"]
     if role == "name":
@@ -72,7 +68,7 @@ def _role(e: Ev, p: Seat) -> str:
         return f"{who} flips a die to {label(e['die'])}"
     if role == "rethrow":
         return f"{who} rerolls " + " ".join(label(d) for d in e["dice"])
-    return say("en", _event_key(role), {**e, "who": who}) or f"{who} uses a role ability"
+    return say("en", role_event_key(role), {**e, "who": who}) or f"{who} uses a role ability"
 
 
 def _role_record(e: Ev, p: Seat) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from fusegame.words import catalogue
-from fusegame.words.templates import act_text, say
+from fusegame.words.templates import act_text, role_event_key, say
 
 SEAT = "J"
 COLOURS = {"R": "rojo", "B": "azul", "G": "verde", "Y": "amarillo", "K": "negro"}
@@ -57,10 +57,6 @@ def _clock(e: Ev, p: Seat) -> str:
     return f"la nave está a salvo: el reloj se para tras {s // 60}:{s % 60:02d}"
 
 
-def _event_key(role: str) -> str:
-    return f"ev.role{role[:1].upper()}{role[1:]}"  # the catalogue's ev.roleFlip, ev.roleRethrow...
-
-
 def _role(e: Ev, p: Seat) -> str:
     who, role = p(e["seat"]), e["role"]
     if role == "name":
@@ -75,7 +71,7 @@ def _role(e: Ev, p: Seat) -> str:
     if role == "rethrow":
         n = len(e["dice"])
         return f"{who} vuelve a tirar {n} dado{'' if n == 1 else 's'}"
-    return say("es", _event_key(role), {**e, "who": who}) or f"{who} usa su habilidad de rol"
+    return say("es", role_event_key(role), {**e, "who": who}) or f"{who} usa su habilidad de rol"
 
 
 EVENTS: dict[str, Callable[[Ev, Seat], str]] = {

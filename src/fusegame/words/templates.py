@@ -43,6 +43,11 @@ def say(lang: str, key: str, facts: Mapping[str, Any]) -> str | None:
                       else m.group(0), template)
 
 
+def role_event_key(role: str) -> str:
+    """The catalogue's key of a role ability's log line: ``ev.roleFlip``, ``ev.roleRethrow``..."""
+    return f"ev.role{role[:1].upper()}{role[1:]}"
+
+
 def act_text(lang: str, advice: Mapping[str, Any]) -> str:
     """A hint that is only an action (``{"kind": "act", "action": {...}, "die": ...}``, the answer to
     a decision the bots have no advice of their own for), in the words of ``words.<verb>``."""
@@ -53,4 +58,4 @@ def act_text(lang: str, advice: Mapping[str, Any]) -> str:
     return say(lang, f"words.{verb}", facts) or say(lang, "words.other", {"verb": verb}) or verb
 
 
-__all__ = ["act_text", "say"]
+__all__ = ["act_text", "role_event_key", "say"]
