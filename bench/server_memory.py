@@ -89,17 +89,24 @@ class Run:
         self.ended: dict[str, float] = {}
         self.after: dict[str, float] = {}
 
+    async def counted(self, http: httpx.AsyncClient, k: int, bot_delay_ms: int) -> bool:
+        """Game ``k`` of the list of games, played to its end and counted; a game that fails is
+        counted and shown, and the run goes on (False)."""
+        options = {**GAMES[k % len(GAMES)], "bot_delay_ms": bot_delay_ms, "hints": False}
+        try:
+            await self.game(http, options)
+        except Exception as e:  # counted and shown: the run goes on
+            self.failures += 1
+            print(f"a game failed: {type(e).__name__}: {e}", file=sys.stderr)
+            return False
+        self.games += 1
+        return True
+
     async def player(self, http: httpx.AsyncClient, first: int) -> None:
         i = first
         while not self.stop:
-            options = {**GAMES[i % len(GAMES)], "bot_delay_ms": 0, "hints": False}
             i += 1
-            try:
-                await self.game(http, options)
-                self.games += 1
-            except Exception as e:  # counted and shown: the run goes on
-                self.failures += 1
-                print(f"a game failed: {type(e).__name__}: {e}", file=sys.stderr)
+            if not await self.counted(http, i - 1, 0):
                 await asyncio.sleep(1)
 
     async def game(self, http: httpx.AsyncClient, options: dict[str, Any]) -> None:
@@ -143,16 +150,7 @@ class Run:
             await asyncio.sleep(a.idle)
             self.idle = self.sample(t0, await rooms())
 
-            async def one(k: int) -> None:
-                options = {**GAMES[k % len(GAMES)], "bot_delay_ms": a.bot_delay_ms, "hints": False}
-                try:
-                    await self.game(http, options)
-                    self.games += 1
-                except Exception as e:  # counted and shown: the others go on
-                    self.failures += 1
-                    print(f"a game failed: {type(e).__name__}: {e}", file=sys.stderr)
-
-            games = [asyncio.create_task(one(k)) for k in range(a.rooms)]
+            games = [asyncio.create_task(self.counted(http, k, a.bot_delay_ms)) for k in range(a.rooms)]
             while not all(g.done() for g in games):
                 await asyncio.wait(games, timeout=a.every)
                 self.sample(t0, await rooms())

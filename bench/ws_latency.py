@@ -70,7 +70,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -339,6 +339,21 @@ async def _close(ws: Any) -> None:
             await ws.close()
 
 
+async def _one_after_another(b: Bench, start_delay: float, play_one: Callable[[], Awaitable[None]],
+                             failed: Callable[[Exception], None]) -> None:
+    """A team's or a bot room's games, one after another until the bench stops; a game that fails
+    (the server refused or dropped it) is counted and the next one starts a second later."""
+    await asyncio.sleep(start_delay)
+    while not b.stop.is_set():
+        try:
+            await play_one()
+        except (OSError, httpx.HTTPError, WebSocketException, KeyError, ValueError, TimeoutError) as e:
+            if b.stop.is_set():
+                return
+            failed(e)
+            await asyncio.sleep(1.0)
+
+
 class Team:
     """``per_match`` players who play one match after another until the run stops."""
 
@@ -361,17 +376,11 @@ class Team:
             for u in bench.urls[1:]]
 
     async def run(self, start_delay: float) -> None:
-        b = self.bench
-        await asyncio.sleep(start_delay)
-        while not b.stop.is_set():
-            try:
-                await self.play_one()
-            except (OSError, httpx.HTTPError, WebSocketException, KeyError, ValueError) as e:
-                if b.stop.is_set():
-                    return
-                b.stats.failures += 1
-                b.stats.last_failure = f"{type(e).__name__}: {e}"
-                await asyncio.sleep(1.0)
+        def failed(e: Exception) -> None:
+            self.bench.stats.failures += 1
+            self.bench.stats.last_failure = f"{type(e).__name__}: {e}"
+
+        await _one_after_another(self.bench, start_delay, self.play_one, failed)
 
     async def play_one(self) -> None:
         b = self.bench
@@ -455,17 +464,11 @@ class BotRoom:
         self.games = 0
 
     async def run(self, start_delay: float) -> None:
-        b = self.bench
-        await asyncio.sleep(start_delay)
-        while not b.stop.is_set():
-            try:
-                await self.play_one()
-            except (OSError, httpx.HTTPError, WebSocketException, KeyError, ValueError, TimeoutError) as e:
-                if b.stop.is_set():
-                    return
-                b.stats.bot_failures += 1
-                b.stats.last_failure = f"bot room: {type(e).__name__}: {e}"
-                await asyncio.sleep(1.0)
+        def failed(e: Exception) -> None:
+            self.bench.stats.bot_failures += 1
+            self.bench.stats.last_failure = f"bot room: {type(e).__name__}: {e}"
+
+        await _one_after_another(self.bench, start_delay, self.play_one, failed)
 
     async def play_one(self) -> None:
         b = self.bench
