@@ -25,6 +25,10 @@ class Nudge(Action):
     face: int = arg(FACE, 0)
 
 
+#: every template of a 3-dice, 4-card, 6-slot, 5-choice table before ``nudge`` is registered
+BEFORE = [ActionTable(3, 4, 6, 5).describe(i) for i in range(ActionTable(3, 4, 6, 5).size)]
+
+
 @pytest.fixture
 def nudge() -> Iterator[None]:
     Action.register(Nudge, "nudge")
@@ -40,13 +44,11 @@ def nudge() -> Iterator[None]:
 
 def test_a_new_verb_goes_after_every_existing_index(nudge: None) -> None:
     table = ActionTable(3, 4, 6, 5)
-    before = ActionTable(3, 4, 6, 5)
     assert table.start("nudge") == table.rethrow0 + (1 << 3) - 1, "after the last rethrow mask"
     assert table.size == table.start("nudge") + 3 * 6
     assert table.describe(table.start("nudge")) == "nudge r0 1"
     assert table.describe(table.size - 1) == "nudge r2 6"
-    assert [table.describe(i) for i in range(table.start("nudge"))] == [
-        before.describe(i) for i in range(table.start("nudge"))]
+    assert [table.describe(i) for i in range(table.start("nudge"))] == BEFORE
 
 
 def test_a_new_verb_maps_both_ways_in_a_real_position(nudge: None) -> None:

@@ -261,18 +261,13 @@ _NO_MOVES = '{"place":[],"actions":[]}'
 _Advice = tuple[list[Hint], bool]
 
 
-def planner_entries(planner: TeamPlanner) -> int:
-    """The entries a planner's memos hold (``TeamPlanner.entries``)."""
-    return planner.entries()
-
-
 def advise(state: GameState, planner: TeamPlanner, prepare: bool = False) -> _Advice:
     """The planner's hints for ``state`` (on the planner's worker, on a copy of the room's state);
     a new planner first builds the models of every card the game can meet (``prepare``), so that
     no later decision of the game pays for meeting a card."""
     if prepare:
         planner.prepare(state)
-    return hint(state, planner), planner_entries(planner) > PLANNER_ENTRIES
+    return hint(state, planner), planner.entries() > PLANNER_ENTRIES
 
 
 class _Waiting:
