@@ -162,3 +162,33 @@ def test_the_dice_that_complete_a_card_are_those_its_last_slot_takes(card, dice:
         assert rules.completing_types(rules.key(state)) == expected, state
     fresh = CompiledCard(card.shape, DICE[dice])  # answered before any legal slot was asked
     assert fresh.completing_types(state) == expected
+
+
+@pytest.mark.parametrize(("card", "dice"), COMPLETABLE, ids=[f"{c.id}-{d}" for c, d in COMPLETABLE])
+@pytest.mark.parametrize("feasibility", [True, False], ids=["feasibility", "no-feasibility"])
+def test_two_slots_left_are_answered_as_die_by_die(card, dice: str, feasibility: bool) -> None:  # type: ignore[no-untyped-def]
+    """The planner's models meet many states with two slots left and ask, for every class of
+    dice, where it may go and which dice would then complete the card, all in one pass: each
+    answer must be the one placing the die and asking again would give, dead placements left out
+    exactly when the feasibility rule is on."""
+    rules = CompiledCard(card.shape, DICE[dice], feasibility)
+    types = [t for t in range(90) if DICE[dice] >> t & 1]
+    reps = sorted(set(rules.canon[t] for t in types))
+    rng = Rng(sum(map(ord, card.id)) + 3)
+    checked = 0
+    for _ in range(6):
+        state = rules.empty
+        while state.count(EMPTY) > 2:
+            options = [(s, t) for s in rules.open_slots(state) for t in types if rules.is_legal(state, s, t)]
+            if not options:
+                break
+            s, t = options[rng.below(len(options))]
+            state = state[:s] + (t,) + state[s + 1:]
+        if state.count(EMPTY) != 2:
+            continue
+        expected = [(i, rules.completing_types(state[:s] + (r,) + state[s + 1:]))
+                    for i, r in enumerate(reps) for s in rules.legal_slots(state, r)]
+        fresh = CompiledCard(card.shape, DICE[dice], feasibility)  # no memo of the state yet
+        assert fresh.two_left(state, reps) == expected, state
+        checked += 1
+    assert checked, "no deal of this card reached two slots left"

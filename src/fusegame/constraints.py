@@ -264,17 +264,57 @@ class CompiledCard:
                 for j, tab in self.pair_out[i]:
                     if j == b:
                         mask &= tab[ti]
-        if self.clauses_of[b]:
+        # the clauses on the last slot (every other slot is filled), each type tried in one list
+        tests = [fn for _, fn in self.clauses_of[b]]
+        if tests:
+            trial = list(state)
             m, mask = mask, 0
             while m:
                 t = (m & -m).bit_length() - 1
                 m &= m - 1
-                if self._relations_ok(state, b, t):
+                trial[b] = t
+                for fn in tests:
+                    if not fn(trial):
+                        break
+                else:
                     mask |= 1 << t
         if len(self._completing) >= _MEMO_LIMIT:
             self._completing.clear()
         self._completing[alike] = mask
         return mask
+
+    def two_left(self, state: State, reps: Sequence[int]) -> list[tuple[int, int]]:
+        """For a state with two empty slots: ``(i, fits)`` for each legal placement of a die of
+        type ``reps[i]`` (class representatives), ``fits`` being ``completing_types`` of the state
+        after it. The same placements as ``legal_slots`` type by type, found without its memos or
+        a feasibility search (with one slot left, a placement is feasible exactly when some type
+        completes the card): models of work meet many such states once each."""
+        a = state.index(EMPTY)
+        b = state.index(EMPTY, a + 1)
+        pred = self.pred
+        pair_out = self.pair_out
+        feasibility = self.feasibility
+        out: list[tuple[int, int]] = []
+        # per open slot: the clauses on it whose other slots are filled, tried on one list
+        opens = [(s, [fn for others, fn in self.clauses_of[s] if EMPTY not in [state[x] for x in others]],
+                  list(state)) for s in (a, b) if self.is_open(state, s)]
+        for i, t in enumerate(reps):
+            for s, tests, trial in opens:
+                if not pred[s] >> t & 1:
+                    continue
+                for j, tab in pair_out[s]:
+                    tj = state[j]
+                    if tj != EMPTY and not tab[t] >> tj & 1:
+                        break
+                else:
+                    if tests:
+                        trial[s] = t
+                        if not all(fn(trial) for fn in tests):
+                            continue
+                    fits = self.completing_types(state[:s] + (t,) + state[s + 1:])
+                    if fits or not feasibility:
+                        out.append((i, fits))
+        return out
 
     def slot_table(self, state: State) -> list[tuple[int, ...] | None]:
         """Per-state cache of legal slots indexed by die type (None: not computed yet).
@@ -285,6 +325,11 @@ class CompiledCard:
         if table is None:
             table = self._new_table(state)
         return table
+
+    def entries(self) -> int:
+        """The states the card's memos hold now (what ``forget`` empties)."""
+        return (len(self._legal) + len(self._single) + len(self._feasible) + len(self._removable)
+                + len(self._open) + len(self._completing) + len(self._legal_temp))
 
     def forget(self) -> None:
         """Empty the card's memos of states (legal slots, feasibility, safety, open slots, the dice

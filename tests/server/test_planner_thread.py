@@ -23,11 +23,11 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from fusegame.bots import value
 from fusegame.bots.team import TeamPlanner
+from fusegame.memos import forget_card_memos
 from fusegame.rules.state import GameState
 from fusegame.server import lobby as lobby_module
 from fusegame.server import room as room_module
 from fusegame.server.app import create_app
-from fusegame.server.lobby import forget_card_memos
 from fusegame.server.options import parse_options
 from fusegame.server.room import Room
 from liveserver import Server, served

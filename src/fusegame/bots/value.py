@@ -93,6 +93,7 @@ class CardModel:
         #: (class representative, chance of drawing that class), most likely first
         self.classes: tuple[tuple[int, float], ...] = tuple(
             sorted(by_rep.items(), key=lambda kv: (-kv[1], kv[0])))
+        self._reps: tuple[int, ...] = tuple(rep for rep, _ in self.classes)
         self._cum: list[float] = []
         acc = 0.0
         for _, w in self.classes:
@@ -187,28 +188,43 @@ class CardModel:
             if self._budget < 0:
                 raise _Budget
         rules = self.rules
-        if state.count(EMPTY) == 1:
+        empty = state.count(EMPTY)
+        if empty == 1:
             # every die that fits completes the card: the value is that of the dice that fit,
             # which many states share; a big card keeps only its longer states (far fewer)
-            fits = rules.completing_types(state)
-            value = self._last.get(fits)
-            if value is None:
-                if len(self._last) >= memo_limit():
-                    self._last.clear()
-                value = self._last[fits] = _solve(
-                    [(0.0, w) for rep, w in self.classes if fits >> rep & 1], self.offer)
+            value = self._fits_value(rules.completing_types(state))
             if not self.big:
                 memo[state] = value
             return value
         options: list[tuple[float, float]] = []
-        for rep, w in self.classes:
-            slots = rules.legal_slots(state, rep)
-            if slots:
-                options.append((min(self._exact(state[:j] + (rep,) + state[j + 1:])
-                                    for j in slots), w))
+        if empty == 2 and self.big:
+            # the tail's most common state: each placement's value is that of the dice that would
+            # complete the card after it, found in one pass (``two_left``), the same as below
+            best: dict[int, float] = {}
+            for i, fits in rules.two_left(state, self._reps):
+                v = self._fits_value(fits)
+                if v < best.get(i, HOPELESS + 1.0):
+                    best[i] = v
+            options = [(v, self.classes[i][1]) for i, v in best.items()]
+        else:
+            for rep, w in self.classes:
+                slots = rules.legal_slots(state, rep)
+                if slots:
+                    options.append((min(self._exact(state[:j] + (rep,) + state[j + 1:])
+                                        for j in slots), w))
         value = _solve(options, self.offer)
         memo[state] = value
         memo[key] = value
+        return value
+
+    def _fits_value(self, fits: int) -> float:
+        """The value of a state with one slot left that the classes in mask ``fits`` complete."""
+        value = self._last.get(fits)
+        if value is None:
+            if len(self._last) >= memo_limit():
+                self._last.clear()
+            value = self._last[fits] = _solve(
+                [(0.0, w) for rep, w in self.classes if fits >> rep & 1], self.offer)
         return value
 
     def _with_penalty(self, weights: Sequence[float]) -> None:
@@ -403,6 +419,11 @@ def _solve(options: list[tuple[float, float]], offer: int = 1) -> float:
 
 
 _MODELS: dict[tuple[int, tuple[float, ...], int, int, float, int], CardModel] = {}
+
+
+def model_entries() -> int:
+    """The states the card models of the process hold now (``CardModel.states``)."""
+    return sum(m.states + len(m._last) for m in _MODELS.values())
 
 
 def forget_models() -> None:

@@ -106,6 +106,11 @@ def compiled(card: BombCard, types_in_play: int, feasibility: bool) -> CompiledC
     return c
 
 
+def compiled_entries() -> int:
+    """The states the memos of every compiled card of the process hold now."""
+    return sum(c.entries() for c in _COMPILED.values())
+
+
 def forget_compiled() -> None:
     """Empty the memos of states of every compiled card of the process (``CompiledCard.forget``):
     the answers stay the same, only the time to find them again is spent."""

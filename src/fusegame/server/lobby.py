@@ -61,8 +61,7 @@ from typing import Any, TypeVar
 
 from fastapi import HTTPException
 
-from fusegame.bots import value
-from fusegame.rules import state as state_module
+from fusegame.memos import forget_card_memos
 from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
 from fusegame.server.options import RoomOptions, parse_options
@@ -179,14 +178,6 @@ def _malloc_trim() -> Callable[[int], int] | None:
     except (OSError, AttributeError):
         return None
     return trim
-
-
-def forget_card_memos() -> None:
-    """Empty the process's memos of cards: the card models of ``fusegame.bots.value`` (the
-    planner's) and the compiled cards' memos of states (the engine's). Only time is lost: every
-    answer is a pure function of the card and the state, found again when next asked."""
-    value.forget_models()
-    state_module.forget_compiled()
 
 
 def release_memory() -> None:

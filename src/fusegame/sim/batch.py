@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fusegame.memos import bound_card_memos
 from fusegame.rng import Rng
 from fusegame.rules.config import GameConfig
 from fusegame.sim.game import GameResult, Pace, play_game
@@ -113,13 +114,15 @@ def play_games(config: GameConfig, seed: int, policy: Policy, pace: Pace | None,
     """Games ``start`` to ``stop - 1`` of the batch with seed ``seed``, in order.
 
     This is the unit of work of every way of running a batch, so that a game's result depends
-    only on its index, never on which process played it. After each game the survivors are frozen
-    (``freeze_survivors``): a program that runs batches keeps what it holds out of the collector's
-    full passes from then on.
+    only on its index, never on which process played it. After each game the process's card memos
+    are forgotten if they have grown past ``fusegame.memos.SIM_ENTRIES`` and the survivors are
+    frozen (``freeze_survivors``): a program that runs batches keeps what it holds out of the
+    collector's full passes from then on.
     """
     results: list[GameResult] = []
     for i in range(start, stop):
         results.append(play_game(config, game_seed(seed, i), policy, pace))
+        bound_card_memos()  # a worker's memory stays flat over any number of games
         freeze_survivors()
         if done is not None:
             done()
