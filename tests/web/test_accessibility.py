@@ -12,6 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from test_browser import VIEWPORTS, browser, create_room, join_seat, logged_game, start_fuse_went_off  # noqa: F401
 from test_layout import MUST_TAKE, OPENING, seat_ana
+from test_replay_table import GAMES, log_game
 
 from fusegame.server.app import create_app
 from liveserver import Server, served
@@ -84,6 +85,21 @@ def replay(page: Page, server: Server, log_id: int) -> None:
     expect(page.get_by_test_id("replay-step")).to_be_visible()
 
 
+#: The five-player game of ``replay_team``, logged once for each server.
+TEAM_GAMES: dict[str, int] = {}
+
+
+def replay_team(page: Page, server: Server, log_id: int) -> None:
+    """A five-player game's replay in the middle of the game, with its score's breakdown open."""
+    if server.base not in TEAM_GAMES:
+        TEAM_GAMES[server.base] = log_game(server, *GAMES["fuse5"])
+    page.goto(f"{server.base}/#/log/{TEAM_GAMES[server.base]}?step=60")
+    expect(page.locator("[data-page='replay']")).to_have_attribute("data-step", "60")
+    expect(page.locator(".replay-board .hand")).to_have_count(5)
+    page.get_by_test_id("replay-score").locator("summary").click()
+    expect(page.get_by_test_id("score-total")).to_be_visible()
+
+
 def tutorial(page: Page, server: Server, log_id: int) -> None:
     page.goto(server.base + "/#/tutorial")
     expect(page.locator("[data-page='tutorial']")).to_have_count(1)
@@ -124,8 +140,8 @@ def computer_score(page: Page, server: Server, log_id: int) -> None:
 
 PAGES: dict[str, Callable[[Page, Server, int], None]] = {
     "home": home, "lobby": lobby, "play": play, "choice": choice, "give": give, "end": end, "log": log,
-    "replay": replay, "tutorial": tutorial, "tutorial_slots": tutorial_slots, "cards": cards,
-    "computer": computer, "computer_clock": computer_clock, "computer_score": computer_score}
+    "replay": replay, "replay_team": replay_team, "tutorial": tutorial, "tutorial_slots": tutorial_slots,
+    "cards": cards, "computer": computer, "computer_clock": computer_clock, "computer_score": computer_score}
 
 
 @pytest.mark.parametrize("size", list(VIEWPORTS))

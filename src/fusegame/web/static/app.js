@@ -15,11 +15,13 @@ const app = document.getElementById('app');
 const top = document.getElementById('top');
 let page = null;
 
+/** [Page, its parameter, the address's query] for the hash: `#/log/12?step=40` is step 40 of game 12. */
 function route() {
-  const hash = decodeURIComponent(location.hash.replace(/^#/, '')) || '/';
-  const parts = hash.split('/').filter(Boolean);
+  const [path, search = ''] = location.hash.replace(/^#/, '').split('?');
+  const parts = (decodeURIComponent(path) || '/').split('/').filter(Boolean);
+  const query = Object.fromEntries(new URLSearchParams(search));
   if (parts[0] === 'room' && parts[1]) return [RoomPage, parts[1].toUpperCase()];
-  if (parts[0] === 'log' && parts[1]) return [ReplayPage, parts[1]];
+  if (parts[0] === 'log' && parts[1]) return [ReplayPage, parts[1], query];
   if (parts[0] === 'log') return [LogPage, null];
   if (parts[0] === 'tutorial') return [TutorialPage, null];
   if (parts[0] === 'computer') return [TableComputerPage, null];
@@ -27,7 +29,11 @@ function route() {
 }
 
 function navigate() {
-  const [Page, param] = route();
+  const [Page, param, query] = route();
+  if (page instanceof ReplayPage && Page === ReplayPage && page.id === param && !page.gone) {
+    page.goTo(query); // another step of the game shown: the page stays, the table moves
+    return;
+  }
   if (page) {
     // an answer the server sends the page left behind must not draw over the next one
     page.gone = true;
@@ -35,7 +41,7 @@ function navigate() {
   }
   toggleHelp(false);
   mount(app);
-  const next = new Page(app, param);
+  const next = new Page(app, param, query);
   const draw = next.render.bind(next);
   next.render = (...args) => (next.gone ? undefined : draw(...args));
   page = next;

@@ -1,14 +1,35 @@
-// #/log/ID: a finished game step by step, drawn read-only with the play renderer.
+// #/log/ID?step=N: a finished game step by step, drawn read-only with the play renderer.
+//
+// One screen: the table (every hand) sized to fit, the controls and the step's words beside it
+// (under it on a phone), the pace picture under the controls, and a place kept for the game's
+// review. The address names the step shown, so that a moment of a game can be shared.
 import {h, mount, mmss} from './dom.js';
 import {t} from './i18n.js';
 import {api} from './api.js';
-import {Table} from './table.js';
+import {Table, itemSize, packItems} from './table.js';
 import {markPage, toast} from './ui.js';
-import {scoreTable} from './play.js';
+import {normScore, scoreTable} from './play.js';
 import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
 import {actionWords, eventText, gameTitle} from './words.js';
 import {markPaceChart, paceChart, paceSummary} from './pace.js';
+
+/** The speeds of play: steps a second, at a fixed rate (not the recorded pace: a bot's game and a
+ * long think would replay at very different speeds). */
+export const SPEEDS = [1, 2, 4];
+/** One step a second at 1×. */
+export const STEP_MS = 1000;
+
+/** The address of step `step` of the replay of game `id`. */
+export function replayHash(id, step) {
+  return `#/log/${encodeURIComponent(id)}?step=${step}`;
+}
+
+/** A step asked for in the address: a whole number, or 0 for anything else (clamped by `go`). */
+export function askedStep(value) {
+  const n = Number.parseInt(String(value ?? ''), 10);
+  return Number.isFinite(n) ? n : 0;
+}
 
 /** Die `id` as `view` shows it (in the roll, left unused, on a card or as the penalty die). */
 function findDieIn(view, id) {
@@ -27,19 +48,30 @@ function bombsCounted(bombs) {
     counted.map(([v, n]) => `${n} × ${t(Number(v) === 1 ? 'replay.onePoint' : 'replay.points', {v})}`).join(', '));
 }
 
+const PHONE = '(max-width: 700px)';
+
 export class ReplayPage {
-  constructor(root, id) {
+  /** `query`: the address's parameters ({step}). */
+  constructor(root, id, query = {}) {
     this.root = root;
     this.id = id;
     this.entry = null;
     this.steps = [];
     this.pace = null; // the bombs taken against the pace line, where the game had a gauge
-    this.step = 0;
+    this.step = query.step !== undefined ? askedStep(query.step) : 0;
     this.views = new Map();
     this.before = null;
     this.error = null;
-    this.playing = null;
+    this.playing = null; // the timer of the next step while playing
+    this.speed = 1;
+    this.loaded = false; // the game's steps are here
+    this.fitSig = null;
     this.table = new Table({interactive: false});
+    this.onResize = () => {
+      clearTimeout(this.resizeTimer);
+      this.resizeTimer = setTimeout(() => this.fit(), 120);
+    };
+    window.addEventListener('resize', this.onResize);
     api.logEntry(id).then(async (entry) => {
       if (this.gone) return; // the player has moved on to another page
       this.entry = entry;
@@ -51,8 +83,9 @@ export class ReplayPage {
       if (this.gone) return;
       this.steps = replay.steps || [];
       this.pace = replay.pace || null;
+      this.loaded = true;
       this.render();
-      this.go(0);
+      this.go(this.step);
     }).catch((e) => {
       this.error = e.message;
       this.render();
@@ -72,12 +105,20 @@ export class ReplayPage {
     return this.views.get(step);
   }
 
+  /** The address asked for another step of this game (typed, or a link followed). */
+  goTo(query = {}) {
+    if (this.loaded) this.go(askedStep(query.step));
+    else this.step = askedStep(query.step); // shown once the game is loaded
+  }
+
+  /** Show step `step` (clamped to the game's steps); resolves once the table shows it. */
   async go(step) {
     if (this.gone) return;
-    step = Math.max(0, Math.min(this.last, step));
+    step = Math.max(0, Math.min(this.last, Number.isFinite(step) ? step : 0));
     this.step = step;
     this.before = null;
     this.renderStep();
+    this.writeAddress();
     try {
       // a step without events is told from its action, whose dice the table before it names
       const needBefore = step > 0 && !((this.steps[step] || {}).events || []).length;
@@ -86,12 +127,20 @@ export class ReplayPage {
       this.before = before;
       this.renderStep();
       await this.table.update({view, moves: {place: [], actions: []}, hints: null, names: this.entry.names || []});
+      if (this.step !== step || this.gone) return;
+      this.fit();
       this.root.dataset.step = String(step);
       // prefetch the next step so that stepping forward feels immediate
       if (step < this.last) this.view(step + 1).catch(() => { /* fetched again when needed */ });
     } catch (e) {
       toast(e.message);
     }
+  }
+
+  /** The step shown, in the address (replaced, never pushed: moving through a game is not history). */
+  writeAddress() {
+    const want = replayHash(this.id, this.step);
+    if (location.hash !== want) history.replaceState(history.state, '', want);
   }
 
   render() {
@@ -118,41 +167,76 @@ export class ReplayPage {
         h('p', {}, h('a', {href: '#/log'}, '← ', t('replay.back')))));
       return;
     }
+    const meta = [formatDate(e.finished_at), (e.names || []).join(', '), t(`difficulty.${e.difficulty}`),
+      `${t('log.timeLeft')} ${timeLeft(e.time_left_ms)}`].join(' · ');
+    this.boardEl = h('div', {class: 'replay-board'}, this.table.el);
+    this.stepInfo = h('div', {class: 'step-info', 'aria-live': 'polite', dataset: {testid: 'replay-step'}});
+    this.wordsEl = h('section', {class: 'replay-words panel', 'aria-label': t('replay.words')}, this.stepInfo);
+    this.paceBox = null;
+    mount(this.root, h('div', {class: 'replay'},
+      h('div', {class: 'replay-head'},
+        h('a', {href: '#/log', class: 'replay-back', title: t('replay.back'), 'aria-label': t('replay.back')}, '←'),
+        h('h1', {}, gameTitle(e.options || {game: e.game}, e.title || t(`game.${e.game}`))),
+        h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost')),
+        h('span', {class: 'replay-meta muted small', title: meta}, meta),
+        // the score in one line; its breakdown and the game's facts one click away
+        h('details', {class: 'replay-score', dataset: {testid: 'replay-score'}},
+          h('summary', {}, h('span', {class: 'score-long'}, t('replay.finalScore')),
+            h('span', {class: 'score-short'}, t('score.total')), ' ', h('b', {}, normScore(e.score).total)),
+          h('div', {class: 'score-pop panel'}, h('p', {class: 'muted small'}, meta), scoreTable(e.score)))),
+      h('div', {class: 'replay-stage'},
+        this.boardEl,
+        h('div', {class: 'replay-side'},
+          this.renderControls(),
+          this.wordsEl,
+          this.renderPace(),
+          // the game's review goes here (a later change): an empty place, hidden while it is empty
+          this.reviewEl = h('section', {class: 'review-panel panel', hidden: true, 'aria-label': t('replay.review'),
+            dataset: {testid: 'review-panel'}})))));
+    this.renderStep();
+    this.fitSig = null;
+    if (this.table.view) this.table.update({}).then(() => this.fit());
+  }
+
+  /** The buttons, the speed and the slider. */
+  renderControls() {
     this.slider = h('input', {type: 'range', min: 0, max: this.last, value: this.step, id: 'replay-slider',
       'aria-label': t('replay.step'), dataset: {testid: 'replay-slider'},
       oninput: (ev) => this.go(Number(ev.target.value))});
-    this.stepInfo = h('div', {class: 'step-info', 'aria-live': 'polite', dataset: {testid: 'replay-step'}});
-    const btn = (testid, label, aria, fn) => h('button', {type: 'button', class: 'btn small', dataset: {testid},
-      'aria-label': aria, title: aria, onclick: fn}, label);
-    this.playBtn = btn('replay-play', icon(this.playing ? 'pause' : 'play'), t('replay.play'), () => this.togglePlay());
-    mount(this.root, h('div', {class: 'replay'},
-      h('div', {class: 'replay-head panel'},
-        h('div', {},
-          h('h1', {}, gameTitle(e.options || {game: e.game}, e.title || t(`game.${e.game}`)), ' ', h('span', {class: ['pill', e.won ? 'ok' : 'bad']}, e.won ? t('log.won') : t('log.lost'))),
-          h('p', {class: 'muted'}, formatDate(e.finished_at), ' · ', (e.names || []).join(', '), ' · ', t(`difficulty.${e.difficulty}`),
-            ' · ', t('log.timeLeft'), ' ', timeLeft(e.time_left_ms)),
-          h('a', {href: '#/log', class: 'small'}, '← ', t('replay.back'))),
-        scoreTable(e.score)),
-      h('div', {class: 'replay-controls panel'},
-        btn('replay-first', icon('first'), t('replay.first'), () => this.go(0)),
-        btn('replay-prev', icon('prev'), t('replay.prev'), () => this.go(this.step - 1)),
+    const btn = (testid, name, label, fn) => h('button', {type: 'button', class: 'btn small', dataset: {testid},
+      'aria-label': label, title: label, onclick: fn}, icon(name));
+    this.playBtn = h('button', {type: 'button', class: 'btn small play-btn', dataset: {testid: 'replay-play'},
+      'aria-label': t('replay.play'), 'aria-pressed': this.playing ? 'true' : 'false',
+      title: t('replay.playHelp'), onclick: () => this.togglePlay()}, icon(this.playing ? 'pause' : 'play'));
+    this.speedBtns = SPEEDS.map((n) => h('button', {type: 'button', class: 'btn small speed',
+      'aria-pressed': n === this.speed ? 'true' : 'false', title: t('replay.speedHelp', {n}),
+      dataset: {testid: `replay-speed-${n}`}, onclick: () => this.setSpeed(n)}, t('replay.speed', {n})));
+    return h('section', {class: 'replay-controls panel', 'aria-label': t('replay.controls')},
+      h('div', {class: 'replay-buttons'},
+        btn('replay-first', 'first', t('replay.first'), () => this.go(0)),
+        btn('replay-prev', 'prev', t('replay.prev'), () => this.go(this.step - 1)),
         this.playBtn,
-        this.slider,
-        btn('replay-next', icon('next'), t('replay.next'), () => this.go(this.step + 1)),
-        btn('replay-last', icon('last'), t('replay.last'), () => this.go(this.last)),
-        this.stepInfo),
-      this.pace ? h('section', {class: 'replay-pace panel', 'aria-labelledby': 'pace-title'},
-        h('h2', {id: 'pace-title', class: 'section-title'}, t('pace.title')),
-        // drawn once; each step moves its mark (a tap on it goes to the first step at or after
-        // the moment it points at)
-        this.paceBox = paceChart(this.pace, this.endMs(), 0, (ms) => {
-          const i = this.steps.findIndex((st) => (st.time_ms || 0) >= ms);
-          this.go(i < 0 ? this.last : i);
-        }),
-        h('p', {class: 'muted small', dataset: {testid: 'pace-summary'}}, paceSummary(this.pace, this.endMs()))) : null,
-      this.table.el));
-    this.renderStep();
-    if (this.table.view) this.table.update({});
+        btn('replay-next', 'next', t('replay.next'), () => this.go(this.step + 1)),
+        btn('replay-last', 'last', t('replay.last'), () => this.go(this.last)),
+        h('div', {class: 'speeds', role: 'group', 'aria-label': t('replay.speedTitle'), title: t('replay.playHelp')},
+          this.speedBtns)),
+      this.slider,
+      h('p', {class: 'replay-keys muted small'}, t('replay.keys')));
+  }
+
+  /** The bombs taken against the pace line, where the game had a gauge: a tap goes to that moment. */
+  renderPace() {
+    if (!this.pace) return null;
+    // drawn once; each step moves its mark (a tap on it goes to the first step at or after the
+    // moment it points at)
+    this.paceBox = paceChart(this.pace, this.endMs(), 0, (ms) => {
+      const i = this.steps.findIndex((st) => (st.time_ms || 0) >= ms);
+      this.go(i < 0 ? this.last : i);
+    });
+    return h('section', {class: 'replay-pace panel', 'aria-labelledby': 'pace-title'},
+      h('h2', {id: 'pace-title', class: 'section-title'}, t('pace.title')),
+      this.paceBox,
+      h('p', {class: 'muted small', dataset: {testid: 'pace-summary'}}, paceSummary(this.pace, this.endMs())));
   }
 
   /** The game's last moment: the time of its last step. */
@@ -163,6 +247,7 @@ export class ReplayPage {
   renderStep() {
     if (!this.stepInfo) return;
     this.slider.value = String(this.step);
+    this.slider.setAttribute('aria-valuetext', t('replay.stepOf', {n: this.step, total: this.last}));
     const s = this.steps[this.step] || {};
     if (this.pace && this.paceBox) markPaceChart(this.paceBox, this.pace, s.time_ms ?? 0);
     const names = (this.entry && this.entry.names) || [];
@@ -179,39 +264,157 @@ export class ReplayPage {
       const words = actionWords(s.act, (id) => findDieIn(this.before, id));
       what = s.act.verb !== 'tick' && s.act.seat >= 0 ? `${nameOf(s.act.seat)}: ${words}` : words;
     }
+    const time = s.time_ms !== undefined && s.time_ms !== null;
     mount(this.stepInfo,
-      h('div', {}, h('b', {}, t('replay.stepOf', {n: this.step, total: this.last})), ' · ',
-        h('span', {class: 'step-action', dataset: {testid: 'step-action'}}, what),
-        s.time_ms !== undefined && s.time_ms !== null ? h('span', {class: 'muted'}, ` @ ${mmss(s.time_ms)}`) : null),
+      h('div', {class: 'step-head'}, h('b', {}, t('replay.stepOf', {n: this.step, total: this.last})),
+        time ? h('span', {class: 'muted'}, t('replay.played', {time: mmss(s.time_ms)})) : null),
+      h('p', {class: 'step-what'}, h('span', {class: 'step-action', dataset: {testid: 'step-action'}}, what)),
       events.length ? h('ul', {class: 'step-events'}, events.map((ev) => h('li', {}, eventText(ev, nameOf)))) : null);
+    const box = this.wordsEl;
+    if (box) box.classList.toggle('more', box.scrollHeight > box.clientHeight + 1);
+  }
+
+  // ------------------------------------------------------------------ play
+  setSpeed(n) {
+    this.speed = n;
+    for (const [i, b] of (this.speedBtns || []).entries()) b.setAttribute('aria-pressed', SPEEDS[i] === n ? 'true' : 'false');
+    if (this.playing) this.schedule();
+  }
+
+  /** The next step in 1 s / speed, counted from the last one shown (a slow answer is not made up for). */
+  schedule() {
+    clearTimeout(this.playing);
+    this.playing = setTimeout(async () => {
+      if (this.gone || !this.playing) return;
+      if (this.step >= this.last) {
+        this.togglePlay();
+        return;
+      }
+      await this.go(this.step + 1);
+      if (this.playing) this.schedule();
+    }, STEP_MS / this.speed);
   }
 
   togglePlay() {
     if (this.playing) {
-      clearInterval(this.playing);
+      clearTimeout(this.playing);
       this.playing = null;
     } else {
       if (this.step >= this.last) this.go(0);
-      this.playing = setInterval(() => {
-        if (this.step >= this.last) this.togglePlay();
-        else this.go(this.step + 1);
-      }, 900);
+      this.playing = -1; // set before the first step, so that the button says "pause" at once
+      this.schedule();
     }
-    if (this.playBtn) this.playBtn.replaceChildren(icon(this.playing ? 'pause' : 'play'));
+    if (this.playBtn) {
+      this.playBtn.replaceChildren(icon(this.playing ? 'pause' : 'play'));
+      this.playBtn.setAttribute('aria-pressed', this.playing ? 'true' : 'false');
+    }
+    if (this.root) this.root.dataset.playing = this.playing ? 'true' : 'false';
   }
 
   handleKey(e) {
-    if (!this.entry) return false;
+    if (!this.loaded) return false;
     if (e.target && e.target.id === 'replay-slider') return false; // the slider moves itself
     if (e.key === 'ArrowLeft') this.go(this.step - 1);
     else if (e.key === 'ArrowRight') this.go(this.step + 1);
     else if (e.key === 'Home') this.go(0);
     else if (e.key === 'End') this.go(this.last);
+    else if (e.key === ' ' && !(e.target && e.target.closest && e.target.closest('button, a, summary'))) this.togglePlay();
     else return false;
     return true;
   }
 
+  // ------------------------------------------------------------------- fit
+  /**
+   * The largest cards with which the whole table (the roll, the row or stacks, every hand) fits
+   * its place on the screen. Every hand is drawn at the row's size: nobody's hand is "one's own"
+   * in a replay. A size that still fits is kept while the cards change, unless a size a good deal
+   * larger now fits too, so the cards do not jump at every step.
+   */
+  fit() {
+    const box = this.boardEl;
+    if (!box || !box.isConnected || !this.table.view) return;
+    const top = document.getElementById('top');
+    if (top) document.documentElement.style.setProperty('--header-h', `${top.offsetHeight}px`);
+    const phone = window.matchMedia(PHONE).matches;
+    if (phone) {
+      // the board, its words and the controls make one screen: the board gets what the others leave
+      const below = this.wordsEl.offsetHeight + this.root.querySelector('.replay-controls').offsetHeight;
+      const gap = parseFloat(getComputedStyle(box.parentElement).rowGap) || 0;
+      const boxTop = box.getBoundingClientRect().top + window.scrollY;
+      box.style.height = `${Math.max(240, Math.floor(innerHeight - boxTop - below - 2 * gap - 6))}px`;
+    } else box.style.height = '';
+    const cards = [...this.table.el.querySelectorAll('.card-wrap')].map((w) => w.dataset.card).sort().join();
+    const sig = [innerWidth, innerHeight, box.clientWidth, box.clientHeight, cards].join('|');
+    if (sig === this.fitSig) return;
+    this.fitSig = sig;
+    const scroll = box.scrollTop;
+    box.scrollTop = 0;
+    const biggest = Math.max(30, Math.round(innerHeight / (phone ? 22 : 17)));
+    const now = this.layout ? this.layout.die : 0;
+    let found = null;
+    if (now && this.tryDie(now) && !this.tryDie(Math.min(biggest, now * 1.15))) found = this.tryDie(now);
+    else {
+      let lo = 8;
+      let hi = biggest;
+      found = this.tryDie(hi);
+      if (found) lo = hi;
+      while (hi - lo > 0.5) {
+        const mid = Math.round((lo + hi) * 2) / 4; // half pixels
+        const ok = this.tryDie(mid);
+        if (ok) {
+          lo = mid;
+          found = ok;
+        } else hi = mid;
+      }
+      if (!found) found = {die: lo, mate: lo, limit: 0, mateLimit: 0};
+    }
+    this.draw(found);
+    box.scrollTop = scroll;
+  }
+
+  /**
+   * The first way to pack the cards at slot size `die` with which everything fits in the board's
+   * box, or null: each hand's and the row's cards in columns as tall as their tallest card, or
+   * as the table's tallest card (short cards stand under each other beside a tall one), or taller.
+   */
+  tryDie(die) {
+    let tallest = 0;
+    for (const cards of this.table.el.querySelectorAll('.cards[data-pack]')) {
+      const mate = cards.dataset.pack === 'mate';
+      for (const el of packItems(cards)) tallest = Math.max(tallest, itemSize(el, die, mate)[1]);
+    }
+    for (const limit of [0, tallest, tallest * 1.5]) {
+      const layout = {die, mate: die, limit, mateLimit: limit};
+      if (this.draw(layout)) return layout;
+    }
+    return null;
+  }
+
+  /** Draw the cards at `layout`; does everything fit in the board's box? */
+  draw(layout) {
+    const box = this.boardEl;
+    this.layout = layout;
+    box.style.setProperty('--die', `${layout.die}px`);
+    box.style.setProperty('--die-mate', `${layout.mate}px`);
+    this.table.pack(layout);
+    const r = box.getBoundingClientRect();
+    return [...this.table.el.querySelectorAll('.card-wrap, .hand, .middle, .roll, .info')].every((el) => {
+      const b = el.getBoundingClientRect();
+      return b.width === 0 || (b.left >= r.left - 1 && b.right <= r.right + 1 && b.top >= r.top - 1 && b.bottom <= r.bottom + 1);
+    });
+  }
+
+  /** Show `nodes` in the review's place (an empty list hides it again). */
+  setReview(...nodes) {
+    if (!this.reviewEl) return;
+    mount(this.reviewEl, ...nodes);
+    this.reviewEl.hidden = !this.reviewEl.childNodes.length;
+  }
+
   destroy() {
-    if (this.playing) clearInterval(this.playing);
+    clearTimeout(this.playing);
+    this.playing = null;
+    clearTimeout(this.resizeTimer);
+    window.removeEventListener('resize', this.onResize);
   }
 }
