@@ -6,6 +6,7 @@
     python bench/ws_latency.py --url http://127.0.0.1:8000 --pid 4242   # a server already running
     python bench/ws_latency.py --players 2000 --processes 2   # two processes sharing a redis-server
     python bench/ws_latency.py --players 500 --bot-rooms 100  # and 100 rooms of bots playing beside them
+    python bench/ws_latency.py --players 500 --reviews 30     # and reviews of logged games made all along
 
 Starts ``fuse serve`` (``python -m fusegame.cli serve``) on a free port with a throwaway SQLite BDT
 Log and without rate limits (every player comes from this one address), waits for
@@ -33,6 +34,9 @@ shapes in ``BOT_GAMES`` (FUSE 5 players and 4 players with roles and sparks, Cou
 FUSE 3 players: the planner's slow rolls are at 4 and 5 players) at the server's bot pace, or
 ``--bot-delay-ms``. Their moves are the server's bots' and hints' work (the team planner), which
 the claims of the players must not wait for.
+``--reviews N`` logs N finished games (4 greedy bots at a person's pace) before the server starts and
+asks for their reviews one after another all along (``GET /api/log/{id}/review``, again every half
+second until each is ready), so that the server's review worker is always busy beside the players.
 The players offer permessage-deflate as browsers do; ``fuse serve`` declines it (compressing each
 socket's copy of a frame cost 40% of the server's time), so ``--no-deflate`` only matters against a
 server that accepts it.
@@ -159,6 +163,7 @@ class Stats:
     w_bot_games: int = 0  #: games of bots that ended in the window
     bot_rooms: int = 0  #: rooms of bots being played now
     bot_failures: int = 0
+    w_reviews: int = 0  #: reviews of logged games that came ready in the window
     failures: int = 0  #: matches that could not be set up or went wrong (HTTP errors, odd frames)
     last_failure: str = ""
 
@@ -543,6 +548,7 @@ class Bench:
         self.progress = args.progress
         self.bot_room_count = args.bot_rooms
         self.bot_delay_ms: int | None = args.bot_delay_ms
+        self.review_ids: list[int] = list(args.review_ids)
         self.stats = Stats()
         self.stop = asyncio.Event()
         self.all_connected = asyncio.Event()
@@ -570,6 +576,8 @@ class Bench:
         runs = [asyncio.create_task(t.run(i * self.per_match / self.ramp)) for i, t in enumerate(teams)]
         # the rooms of bots start beside the first players, a few a second, and play all along
         runs += [asyncio.create_task(BotRoom(self, i).run(i * 0.1)) for i in range(self.bot_room_count)]
+        if self.review_ids:
+            runs.append(asyncio.create_task(self._reviews()))
         progress = asyncio.create_task(self._progress(t0)) if self.progress else None
         lag = asyncio.create_task(self._lag())
         # a generous limit for the ramp: a server too slow to let everyone in is itself a result
@@ -635,6 +643,7 @@ class Bench:
             "bot_moves_per_s": round(st.w_bot_frames / wall, 1), "bot_games_finished": st.w_bot_games,
             "bot_rooms_at_end": st.bot_rooms, "bot_failures": st.bot_failures,
             "last_failure": st.last_failure or None,
+            "reviews_logged": len(self.review_ids), "reviews_made": st.w_reviews,
             "claim_ms": claim, "fanout_ms": fanout, "generator_lag_ms": percentiles(st.lag_ms),
             "server_cpu": None if server is None else {
                 "seconds": round(server, 2), "cores": round(server / wall, 3),
@@ -650,6 +659,17 @@ class Bench:
             "target_p99_ms": TARGET_P99_MS,
             "p99_ok": None if p99 is None else p99 < TARGET_P99_MS and connected == self.players,
         }
+
+    async def _reviews(self) -> None:
+        """Ask for the logged games' reviews one after another, each until it is ready."""
+        for log_id in self.review_ids:
+            while not self.stop.is_set():
+                r = await self.http.get(f"/api/log/{log_id}/review")
+                if r.status_code != 202:
+                    if r.status_code == 200 and self.stats.measuring:
+                        self.stats.w_reviews += 1
+                    break
+                await asyncio.sleep(0.5)
 
     async def _lag(self) -> None:
         # a late wake-up here is a delay every frame this process received at that moment shares
@@ -768,6 +788,9 @@ def table(r: dict[str, Any]) -> str:
         f"illegal claims {r['illegal']} (lost races {r['lost_races']}), other errors {r['other_errors']}, "
         f"matches started {r['matches_started']}, finished {r['matches_finished']}",
     ]
+    if r["reviews_logged"]:
+        lines.append(f"reviews of logged games beside them: {r['reviews_made']} made in the window"
+                     f" (of {r['reviews_logged']} logged games asked in turn)")
     if r["bot_rooms"]:
         pace = "the server's bot pace" if r["bot_delay_ms"] is None else f"bot delay {r['bot_delay_ms']} ms"
         lines.append(f"rooms of bots beside them {r['bot_rooms']} ({pace}; {r['bot_rooms_at_end']} in play at"
@@ -831,6 +854,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="rooms of bots playing beside the players all along (default 0)")
     ap.add_argument("--bot-delay-ms", type=int, default=None,
                     help="the bot rooms' bot delay (default: the server's, as a room made on the page)")
+    ap.add_argument("--reviews", type=int, default=0,
+                    help="log this many finished games first and ask for their reviews all along")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     args = ap.parse_args(argv)
     if not 1 <= args.processes <= 16 or (args.processes > 1 and args.url is not None):
@@ -854,6 +879,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.processes > 1:
                     redis_proc, redis = start_redis(Path(tmp))
                 urls = []
+                args.review_ids = log_games(f"sqlite:///{tmp}/bench.db", args.reviews)
                 for i in range(args.processes):
                     proc, url = start_server(f"sqlite:///{tmp}/bench.db", Path(tmp) / f"server{i}.log",
                                              limits=args.with_limits, redis=redis)
@@ -869,6 +895,7 @@ def main(argv: list[str] | None = None) -> int:
             pids: list[int | None] = [p.pid for p in procs]
         else:
             urls, pids = [args.url], [args.pid]
+            args.review_ids = []
             try:
                 httpx.get(f"{args.url.rstrip('/')}/api/health", timeout=5).raise_for_status()
             except httpx.HTTPError as e:
@@ -884,6 +911,28 @@ def main(argv: list[str] | None = None) -> int:
                 redis_proc.wait()
     print(json.dumps(result, indent=2) if args.json else table(result))
     return 0
+
+
+def log_games(db: str, count: int) -> list[int]:
+    """Log ``count`` finished games of 4 greedy bots at a person's pace; their ids."""
+    if count <= 0:
+        return []
+    from fusegame import GameConfig
+    from fusegame.record import final_state
+    from fusegame.server.storage import Storage, entry_from_state
+    from fusegame.sim import Pace, get_policy, play_game
+
+    store = Storage(db)
+    try:
+        ids = []
+        for i in range(count):
+            result = play_game(GameConfig(players=4), 900 + i, get_policy("greedy"), Pace(), record=True)
+            assert result.record is not None
+            ids.append(store.save_game(entry_from_state(final_state(result.record), result.record,
+                                                        [f"Bot {k + 1}" for k in range(4)], 4)))
+        return ids
+    finally:
+        store.close()
 
 
 def _run(make: Callable[[], Any]) -> dict[str, Any]:

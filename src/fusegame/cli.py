@@ -8,6 +8,7 @@
     fuse hint position.yaml [--json]
     fuse new --players 4 --seed 1 --out game.json [--play]
     fuse replay game.json [--board]
+    fuse review LOG_ID|game.json [--json] [--lang es]
     fuse play [--game countdown] [--players 3] [--difficulty training] [--join URL]
     fuse serve [--host 127.0.0.1] [--port 8000] [--db URL] [--allow-origin URL] [--no-rate-limits]
 
@@ -761,6 +762,71 @@ def replay_cmd(
         if cards_file is not None:  # a record made with a card file that is not embedded in it
             record.config = record.config.with_(cards=load_catalogue(cards_file))
         for line in replay_lines(record, board):
+            typer.echo(line)
+        typer.echo(f"\nReview this game: fuse review {file}")
+
+    _guard(run)
+
+
+@app.command("review")
+def review_cmd(
+    target: Annotated[str, typer.Argument(
+        help="A game in the BDT Log (its number, as the log and the end screen show it) or a game "
+             "record file (JSON).", metavar="LOG_ID|RECORD_FILE")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON, for tools.")] = False,
+    lang: Annotated[str | None, typer.Option("--lang", help="en or es (default: from the environment, "
+                                                           "else en).")] = None,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL of the BDT Log (default: the one `fuse serve` uses).")] = None,
+    cards_file: CardsOpt = None,
+) -> None:
+    """Review a finished game: where its time and dice went, and its key moments as the planner
+    judges them (an estimate: the planner's own measure of work, in dice)."""
+    def run() -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        from fusegame.review import Reviewer
+        from fusegame.terminal.texts import TEXTS, default_lang
+        from fusegame.words.review import review_lines
+
+        language = lang or default_lang()
+        if language not in TEXTS:
+            _fail(f"--lang must be one of {', '.join(TEXTS)}, not {language!r}")
+        names: list[str] = []
+        bots: list[int] = []
+        if Path(target).is_file():
+            record = GameRecord.load(target)
+        elif target.isdigit():
+            from fusegame.server.reviews import bot_seats
+            from fusegame.server.storage import Storage, StorageError, default_url
+
+            try:
+                storage = Storage(db or default_url())
+            except StorageError as e:
+                _fail(str(e))
+            try:
+                entry = storage.get_game(int(target))
+            finally:
+                storage.close()
+            if entry is None:
+                _fail(f"no game {target} in the BDT Log ({db or default_url()})")
+            if entry.table or entry.record is None:
+                _fail(f"game {target} was played with the box at a real table: it has no moves to review")
+            record = GameRecord.from_dict(entry.record, f"game {target}")
+            names, bots = list(entry.names), bot_seats(entry)
+        else:
+            _fail(f"{target}: no such file, and not a game number of the BDT Log")
+        if cards_file is not None:
+            record.config = record.config.with_(cards=load_catalogue(cards_file))
+        console = Console(stderr=True)
+        with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
+                      console=console, transient=True, disable=not console.is_terminal) as bar:
+            task = bar.add_task("review", total=max(1, len(record.actions)))
+            review = Reviewer().review(record, bots, lambda done, total: bar.update(task, completed=done))
+        if as_json:
+            typer.echo(json.dumps({**review.to_dict(), "names": names}, indent=1, ensure_ascii=False))
+            return
+        for line in review_lines(language, review.to_dict(), names):
             typer.echo(line)
 
     _guard(run)

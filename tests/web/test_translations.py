@@ -32,7 +32,7 @@ pytestmark = pytest.mark.timeout(300)
 #: Entries whose words are the same in both languages (names, numbers, loan words).
 SAME_IN_BOTH = {"nav.tutorial", "home.tutorial", "tutorial.title", "home.seconds", "game.fuse",
                 "game.countdown", "seat.bot", "score.total", "log.bots", "log.bots_one", "advice.take",
-                "advice.giveUpFor"}
+                "advice.giveUpFor", "review.botMark", "review.time.roles"}
 #: Entries whose Spanish leaves out a fact on purpose (none now: the engine's refusals come with
 #: a reason code, worded in the page's language).
 LEAVES_OUT: set[str] = set()

@@ -218,6 +218,9 @@ class Plan:
     #: plan than after those (in dice, more than none; else None and 0)
     alone: list[Move] | None = None
     ahead: float = 0.0
+    #: where a seat takes several dice: the placements after each card's first, planned now but
+    #: made only once the first has landed (the plan is made afresh then)
+    rest: list[Move] = field(default_factory=list)
 
     def first(self, state: GameState) -> Action:
         if self.moves:
@@ -761,6 +764,8 @@ class TeamPlanner:
             if o.card not in seen_cards:
                 seen_cards.add(o.card)
                 plan.moves.append(self._move(state, s, o))
+            else:
+                plan.rest.append(self._move(state, s, o))
         plan.done = [s for s in seats if s not in placing]
         plan.unused = [d for d in free if d not in used]
         return plan
@@ -875,17 +880,60 @@ class TeamPlanner:
 
     def choose_give_up(self, state: GameState, seat: int, options: Sequence[int]) -> int:
         """The eligible die whose loss costs the least work."""
-        duds = self.likely_duds(state)
+        return min(options, key=lambda d: (self.give_up_cost(state, seat, d), d))
 
-        def cost(d: int) -> tuple[float, int]:
-            for hc in state.hands[seat]:
-                if d in hc.dice:
-                    m = self.model(state, hc.card)
-                    j = hc.dice.index(d)
-                    share = self.w.dud_gain if (seat, hc.card) in duds else 1.0
-                    return ((m.draws(m.without(hc.key, j)) - m.draws(hc.key)) * share, d)
-            return (0.0, d)
-        return min(options, key=cost)
+    def give_up_cost(self, state: GameState, seat: int, die: int) -> float:
+        """The work ``seat`` loses by giving up ``die`` from its cards (expected dice; a likely dud's
+        work counted as ``Weights.dud_gain`` says)."""
+        for hc in state.hands[seat]:
+            if die in hc.dice:
+                m = self.model(state, hc.card)
+                j = hc.dice.index(die)
+                share = self.w.dud_gain if (seat, hc.card) in self.likely_duds(state) else 1.0
+                return (m.draws(m.without(hc.key, j)) - m.draws(hc.key)) * share
+        return 0.0
+
+    def judge(self, state: GameState, placements: Sequence[Place], win_bonus: bool = True) -> float:
+        """The planner's own measure of a roll's placements made from ``state`` (the roll before
+        any of them): the work they save, with the completions' bonuses, less the sparks drawn for
+        dice not taken and the expected penalty of the dice left, as its plans weigh them without
+        the next roll (``win_bonus=False``: without ``Weights.win_bonus``, in dice of work alone).
+        Placements of a seat not distributing, of a die not in the middle or on no legal slot are
+        passed over. ``judge`` of a plan's moves and rest against that of the
+        team's placements is what a review calls the team's cost."""
+        seats = [s for s, d in state.to_act().items() if d.kind == "distribute"]
+        free = state.unplaced()
+        keys: dict[int, dict[str, tuple[int, ...]]] = {s: {} for s in seats}
+        taken = dict.fromkeys(seats, 0)
+        chosen: list[tuple[int, Option]] = []
+        used: set[int] = set()
+        value = 0.0
+        self._planning = (state, self.likely_duds(state), self._win_share(state) if win_bonus else 0.0)
+        try:
+            for p in placements:
+                if p.seat not in keys or p.die not in free or p.die in used:
+                    continue
+                found = [o for o in self._options(state, p.seat, keys[p.seat], [p.die])
+                         if o.card == p.card and o.slot == p.slot]
+                if not found:
+                    continue
+                o = found[0]
+                value += o.gain
+                keys[p.seat][p.card] = o.key
+                taken[p.seat] += 1
+                used.add(p.die)
+                chosen.append((p.seat, o))
+            for s in seats:
+                value -= self._shortfall_cost(state, s, state.taken[s] + taken[s])
+            unused = [d for d in free if d not in used]
+            if not state.config.uses_sparks:
+                if self.w.penalty_after_plan > 0:
+                    value -= sum(self.penalty_cost_after(state, d, chosen) for d in unused)
+                else:
+                    value -= sum(self.penalty_cost(state, d) for d in unused)
+        finally:
+            self._planning = None
+        return value
 
     def choose_penalty(self, state: GameState, seat: int, options: Sequence[int]) -> Action:
         """Logistics: return free the die whose penalty would hurt most; else reroll in order."""

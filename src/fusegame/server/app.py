@@ -39,6 +39,7 @@ from fusegame.server.guard import RATE_LIMITS, Origins, Rates, client_key
 from fusegame.server.lobby import ENGINE_MEMO_STATES, Lobby, normal_code, stop_on_signals
 from fusegame.server.options import OptionError, option_choices, parse_options
 from fusegame.server.replays import Replay, ReplayCache
+from fusegame.server.reviews import Reviews, ReviewUnavailable
 from fusegame.server.room import Room, RoomError
 from fusegame.server.sockets import SocketClient, rate_limited
 from fusegame.server.storage import Storage, StorageError, StorageUnavailable, default_url
@@ -168,6 +169,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
                            "start the server again once it answers")
     tutorial = Tutorial()
     replays = ReplayCache()
+    reviews = Reviews(storage)
     rates = Rates(rate_limits, storage_uri=redis_url)
     origins = Origins(allowed_origins)
     cluster = Cluster(redis_url, lobby, rates) if redis_url is not None else None
@@ -200,6 +202,7 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
         finally:
             restore_signals()
             await lobby.close()  # already done if a signal stopped the server
+            reviews.close()
             if cluster is not None:
                 await cluster.close()
             storage.close()
@@ -466,6 +469,18 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     async def log_pace(log_id: int) -> dict[str, Any]:
         rep = await asyncio.to_thread(replays.get, log_id, lambda: load_replay(log_id))
         return rep.pace_summary()
+
+    @app.get("/api/log/{log_id}/review", response_model=None)
+    async def log_review(log_id: int) -> dict[str, Any] | JSONResponse:
+        """The game's review (``fusegame.review``): ``{"status": "ready", "review": {...}}``, or 202
+        ``{"status": "working"}`` while a worker makes it (ask again)."""
+        try:
+            data = await reviews.get(log_id)
+        except ReviewUnavailable as e:
+            raise HTTPException(e.status, str(e)) from None
+        if data is None:
+            return JSONResponse({"status": "working"}, status_code=202)
+        return {"status": "ready", "review": data}
 
     @app.get("/api/log/{log_id}/replay/{step}")
     async def log_replay_step(log_id: int, step: int) -> dict[str, Any]:

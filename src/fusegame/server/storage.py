@@ -270,6 +270,8 @@ class _GameRow(_Base):
     room_code: Mapped[str | None] = mapped_column(String(16))
     #: a game played with the box at a real table (the Ship's Computer), not in this app
     table_game: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    #: the game's review (``fusegame.review``), kept once made; deferred like the record
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), deferred=True)
 
     __table_args__ = (
         Index("ix_games_best", "score_total", "time_left_ms"),
@@ -309,6 +311,7 @@ _MIGRATIONS: dict[str, dict[str, dict[str, str]]] = {"games": {
     "ranked": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT false"},
     "room_code": {"sqlite": "VARCHAR(16)", "postgresql": "VARCHAR(16)"},
     "table_game": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT false"},
+    "review": {"sqlite": "JSON", "postgresql": "JSON"},
 }, "rooms": {
     "epoch": {"sqlite": "BIGINT NOT NULL DEFAULT 0", "postgresql": "BIGINT NOT NULL DEFAULT 0"},
 }}
@@ -730,6 +733,20 @@ class Storage:
         with self._session("read the log") as s:
             row = s.get(_GameRow, game_id, options=[undefer(_GameRow.record)])
             return row.entry(record=True) if row is not None else None
+
+
+    def get_review(self, game_id: int) -> dict[str, Any] | None:
+        """The review kept with a game (``save_review``), or ``None``: none kept, or no such game."""
+        if not 0 < game_id <= _INT_MAX:
+            return None
+        with self._session("read the log") as s:
+            found = s.scalar(select(_GameRow.review).where(_GameRow.id == game_id))
+            return dict(found) if found is not None else None
+
+    def save_review(self, game_id: int, review: dict[str, Any]) -> None:
+        """Keep a game's review with it (a later one replaces it)."""
+        with self._session("write the log") as s:
+            s.execute(update(_GameRow).where(_GameRow.id == game_id).values(review=review))
 
 
 def _filters(*, game: str | None = None, players: int | None = None, difficulty: str | None = None,

@@ -1,0 +1,114 @@
+"""Reviews of logged games (``fusegame.review``), made on demand in a worker process and kept with
+the games in the log.
+
+A review replays a game and asks the planner about every roll: seconds of work on one core. It
+runs in a process of its own, so the event loop and the planner's thread never wait for it (a
+thread would share the interpreter with them), one review at a time; the page asks again until
+it is ready (``GET /api/log/{id}/review`` answers 202 meanwhile). A review is kept with its game
+(``Storage.save_review``) and made again only when ``fusegame.review.VERSION`` changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from fusegame.record import GameRecord, RecordError
+from fusegame.review import VERSION, Reviewer
+from fusegame.server.storage import PERSON, LogEntry, Storage
+
+log = logging.getLogger("fusegame.server")
+
+#: The reviewer of the worker process: its planner's memos serve every review the process makes.
+_REVIEWER: Reviewer | None = None
+
+
+def review_data(record: dict[str, Any], bots: list[int]) -> dict[str, Any]:
+    """The review of a record as JSON data (run in the worker process)."""
+    global _REVIEWER
+    if _REVIEWER is None:
+        _REVIEWER = Reviewer()
+    return _REVIEWER.review(GameRecord.from_dict(record, "the logged game"), bots).to_dict()
+
+
+def bot_seats(entry: LogEntry) -> list[int]:
+    """The seats a bot played, all of the game or part of it (none known for older games)."""
+    return [i for i, p in enumerate(entry.played_by or []) if p != PERSON]
+
+
+class ReviewUnavailable(Exception):
+    """The game has no review to make: ``status`` 404 (no such game, or one played at a table) or
+    500 (its record does not replay)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Reviews:
+    """The server's reviews: those being made and those made, over ``storage``."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._pool: ProcessPoolExecutor | None = None
+        self._running: dict[int, asyncio.Future[dict[str, Any]]] = {}
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawned, not forked: the server's threads and sockets stay out of the worker
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def get(self, log_id: int) -> dict[str, Any] | None:
+        """The game's review, or ``None`` while it is being made (started by the first ask).
+        Raises ``ReviewUnavailable``."""
+        running = self._running.get(log_id)
+        if running is None:
+            kept = await asyncio.to_thread(self.storage.get_review, log_id)
+            if kept is not None and kept.get("version") == VERSION:
+                return kept
+            entry = await asyncio.to_thread(self.storage.get_game, log_id)
+            if entry is None:
+                raise ReviewUnavailable(404, f"no game {log_id} in the log")
+            if entry.table or entry.record is None:
+                raise ReviewUnavailable(404, f"game {log_id} was played at a table: "
+                                             "it has no moves to review")
+            running = self._start(log_id, entry)
+        if not running.done():
+            return None
+        del self._running[log_id]
+        try:
+            data = running.result()
+        except RecordError as e:
+            raise ReviewUnavailable(500, str(e)) from None
+        except BrokenProcessPool:
+            self._pool = None  # the worker died (killed, out of memory): the next ask starts another
+            raise ReviewUnavailable(500, "the review's worker stopped; ask again") from None
+        await asyncio.to_thread(self.storage.save_review, log_id, data)
+        return data
+
+    def _start(self, log_id: int, entry: LogEntry) -> asyncio.Future[dict[str, Any]]:
+        assert entry.record is not None
+        loop = asyncio.get_running_loop()
+        bots = bot_seats(entry)
+        try:
+            work: Future[dict[str, Any]] = self._executor().submit(review_data, entry.record, bots)
+        except BrokenProcessPool:
+            self._pool = None
+            work = self._executor().submit(review_data, entry.record, bots)
+        running = asyncio.wrap_future(work, loop=loop)
+        self._running[log_id] = running
+        return running
+
+    def close(self) -> None:
+        """Stop the worker (a review under way is dropped: it is made again when next asked)."""
+        for running in self._running.values():
+            running.cancel()
+        self._running.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

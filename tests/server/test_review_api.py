@@ -1,0 +1,76 @@
+"""``GET /api/log/{id}/review``: a logged game's review is made by a worker process while the page
+asks again, kept with the game, and served from the log by a server started later."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+from fastapi.testclient import TestClient
+
+from fusegame import GameConfig
+from fusegame.record import final_state
+from fusegame.review import VERSION
+from fusegame.server.app import create_app
+from fusegame.server.storage import BOT, PERSON, Storage, entry_from_state
+from fusegame.sim import get_policy, play_game
+
+
+def logged_game(db: str) -> int:
+    result = play_game(GameConfig(players=3), 4, get_policy("greedy"), record=True)
+    assert result.record is not None
+    store = Storage(db)
+    try:
+        entry = entry_from_state(final_state(result.record), result.record, ["Ana", "Bot 2", "Bot 3"], 2,
+                                 played_by=[PERSON, BOT, BOT])
+        return store.save_game(entry)
+    finally:
+        store.close()
+
+
+def wait_for_review(c: TestClient, log_id: int) -> tuple[int, httpx.Response]:
+    asked = 0
+    deadline = time.monotonic() + 120
+    while True:
+        r = c.get(f"/api/log/{log_id}/review")
+        asked += 1
+        if r.status_code != 202:
+            return asked, r
+        assert r.json() == {"status": "working"}
+        assert time.monotonic() < deadline, "the review never came"
+        time.sleep(0.2)
+
+
+def test_a_review_is_made_by_a_worker_and_kept_with_the_game(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'log.db'}"
+    log_id = logged_game(db)
+    with TestClient(create_app(db, rate_limits=None)) as c:
+        asked, r = wait_for_review(c, log_id)
+        assert r.status_code == 200 and asked > 1, "the first ask should start the review, not wait for it"
+        review = r.json()["review"]
+        assert review["version"] == VERSION and review["players"] == 3
+        assert [s["bot"] for s in review["seats"]] == [False, True, True]
+        assert review["rolls"] == len(review["turns"]) > 5
+        # a greedy team makes costly choices the planner names, with what was better
+        assert review["moments"] and all(m["better"] for m in review["moments"])
+        # the replay's steps and the review's agree on where each roll starts
+        steps = c.get(f"/api/log/{log_id}/replay").json()["steps"]
+        for t in review["turns"][1:]:
+            assert any(e["kind"] == "dice_rolled" for e in steps[t["step"]]["events"])
+    # a server started later serves the review kept in the log at once
+    with TestClient(create_app(db, rate_limits=None)) as c:
+        r = c.get(f"/api/log/{log_id}/review")
+        assert r.status_code == 200 and r.json()["review"] == review
+
+
+def test_a_review_of_no_game_or_a_table_game_is_refused(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'log.db'}"
+    with TestClient(create_app(db, rate_limits=None)) as c:
+        r = c.get("/api/log/999/review")
+        assert r.status_code == 404 and "no game 999" in r.json()["detail"]
+        table = c.post("/api/log/table", json={
+            "options": {"game": "countdown", "players": 3, "difficulty": "expert"}, "won": False,
+            "bombs": {"2": 3}}).json()
+        r = c.get(f"/api/log/{table['id']}/review")
+        assert r.status_code == 404 and "table" in r.json()["detail"]
