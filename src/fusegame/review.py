@@ -322,8 +322,7 @@ class Reviewer:
         if waited:
             time_ms["sharing"] += waited  # the clock ran out while the team was sharing dice
         final = before if total else start
-        if roll.placed or roll.parts:
-            close(roll, total, final)
+        close(roll, total, final)  # the last roll, cut short or not by the game's end
         # slow rolls: past twice the median roll and SLOW_EXTRA_S beyond it
         played = [t.ms for t in turns if t.ms > 0]
         usual = median(played) if played else 0

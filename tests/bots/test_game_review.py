@@ -18,6 +18,8 @@ from fusegame.rules.actions import Action, Place, TakeCard, with_time
 from fusegame.rules.config import GameConfig
 from fusegame.rules.games import Game, Module
 from fusegame.rules.state import GameState
+from fusegame.sim import Pace, get_policy, play_game
+from game_variants import ALL, Variant
 
 Chooser = Callable[[GameState, Action], Action]
 
@@ -182,3 +184,24 @@ def test_the_review_is_the_same_for_the_same_record() -> None:
     again = Reviewer().review(record).to_dict()
     assert first == again
     assert first["version"] == 1 and first["rolls"] == len(first["turns"])
+
+
+@pytest.mark.parametrize("variant", ALL, ids=str)
+def test_every_game_of_the_table_is_reviewed(variant: Variant) -> None:
+    """FUSE, Countdown, the integrated and epic games and FUSE with each Countdown module: a game
+    of greedy bots (a team that makes mistakes) is reviewed roll by roll, the facts adding up."""
+    players = variant.fewest(3)
+    config = GameConfig(players=players, game=variant.game, modules=variant.modules)
+    record = play_game(config, 3, get_policy("greedy"), Pace(), record=True).record
+    assert record is not None
+    r = Reviewer().review(record)
+    state = record.initial_state()
+    rolls = 1
+    for action in record.actions:
+        rolls += sum(1 for e in state.apply(action) if e.kind == "dice_rolled")
+    assert r.rolls == rolls and r.judged >= rolls // 2
+    assert sum(t.placed for t in r.turns) == sum(s.placed for s in r.seats) == sum(
+        1 for a in record.actions if isinstance(a, Place))
+    assert sum(r.lost.values()) == sum(t.lost for t in r.turns)
+    assert sum(r.time_ms.values()) == r.end_ms
+    assert all(m.cost >= COSTLY_DICE for m in r.costly if m.unit == "dice")
