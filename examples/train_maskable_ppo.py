@@ -4,7 +4,7 @@
     python examples/train_maskable_ppo.py [--minutes 5] [--eval-games 50] [--out ppo_fuse.png]
                                           [--lr 1e-4] [--ent-coef 0.001] [--seed 0]
 
-The agent plays ``gymnasium.make("fusegame/Fuse-v0", difficulty="training")`` (one player, the
+The agent plays ``gymnasium.make("fusegame/Fuse-v1", difficulty="training")`` (one player, the
 simulator's pace: 12 s a turn + 1 s a die, so a game lasts at most 40 turns) with the observation
 vector as input and the action mask from ``action_masks()``. Every ``--eval-every`` steps it plays
 ``--eval-games`` games on fixed seeds (its most likely legal action each time), and the plot shows

@@ -51,6 +51,11 @@ from fusegame.rules import (
 
 __version__ = "0.1.0"
 
+# gymnasium.make("fusegame/Fuse-v1") after ``import fusegame``, without importing Gymnasium here
+from fusegame import gym_ids as _gym_ids  # noqa: E402
+
+_gym_ids.watch()
+
 
 def engine_kind() -> str:
     """Which engine runs: ``"compiled"`` (the rules built to C extensions by mypyc, as a normal install

@@ -9,9 +9,21 @@ import gymnasium
 import pytest
 from env_configs import API_CONFIGS
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.test import (
+    api_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+    state_test,
+)
 
 import fusegame.env as fenv
+from fusegame.env.benchmark import PRESETS
+
+#: every preset of the benchmark, and an epic game
+PRESET_CONFIGS = [pytest.param(p.options, id=p.name) for p in PRESETS.values()] + [
+    pytest.param({"game": "epic", "players": 7}, id="epic-7")]
 
 
 @pytest.fixture(autouse=True)
@@ -47,3 +59,14 @@ def test_seed(options: dict[str, Any]) -> None:
 def test_gymnasium_check_env(options: dict[str, Any]) -> None:
     env = gymnasium.make(fenv.GYM_ID, **options)
     check_env(env.unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("options", PRESET_CONFIGS)
+def test_presets_pass_every_check(options: dict[str, Any]) -> None:
+    api_test(fenv.env(**options), num_cycles=40)
+    parallel_api_test(fenv.parallel_env(**options), num_cycles=40)
+    seed_test(lambda: fenv.env(**options), num_cycles=20)
+    parallel_seed_test(lambda: fenv.parallel_env(**options), num_cycles=20)
+    state_test(fenv.env(**options), fenv.parallel_env(**options), num_cycles=20)
+    render_test(lambda render_mode=None: fenv.env(**options, render_mode=render_mode))
+    check_env(gymnasium.make(fenv.GYM_ID, **options).unwrapped, skip_render_check=True)

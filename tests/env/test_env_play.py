@@ -45,7 +45,9 @@ def test_options_are_those_of_game_config() -> None:
     with pytest.raises(TypeError, match="unknown option"):
         fenv.raw_env(player=2)
     with pytest.raises(ValueError):
-        fenv.raw_env(render_mode="rgb_array")
+        fenv.raw_env(render_mode="svg")
+    with pytest.raises(ValueError, match="illegal must be one of"):
+        fenv.raw_env(illegal="punish")
 
 
 def test_same_seed_same_game_and_other_seeds_other_games() -> None:
@@ -121,15 +123,39 @@ def test_waiting_passes_the_initiative_round_the_table_and_cannot_stall() -> Non
     assert all(env.observe(a)["action_mask"].sum() == 0 for a in env.agents if a != env.agent_selection)
 
 
-def test_a_masked_out_action_changes_nothing() -> None:
-    env = fenv.raw_env(players=2)
+def test_a_masked_out_action_changes_nothing_when_told_to_ignore_it() -> None:
+    env = fenv.raw_env(players=2, illegal="ignore")
     env.reset(seed=4)
     agent = env.agent_selection
     before = env.match.state.to_dict()
     mask = env.observe(agent)["action_mask"]
     env.step(int(np.flatnonzero(mask == 0)[-1]))
     assert env.match.state.to_dict() == before and env.agent_selection == agent
-    assert env.infos[agent]["illegal_action"]
+    assert env.infos[agent]["illegal_action"] and not any(env.terminations.values())
+
+
+def test_a_masked_out_action_ends_the_episode_with_a_penalty_by_default() -> None:
+    # AEC: the seat that sent it is paid -1, the others nothing, and everyone's episode ends
+    env = fenv.raw_env(players=3)
+    env.reset(seed=4)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[-1]))
+    assert all(env.terminations.values()) and env.infos[agent]["illegal_action"]
+    assert env.rewards[agent] == -1.0 and all(r == 0.0 for a, r in env.rewards.items() if a != agent)
+    # Parallel: the same, while a claim that merely lost a race to an earlier one is only dropped
+    par = fenv.parallel_env(players=3, illegal_reward=-5)
+    obs, _ = par.reset(seed=4)
+    bad = "player_1"
+    actions = {a: 0 for a in par.agents}
+    actions[bad] = int(np.flatnonzero(obs[bad]["action_mask"] == 0)[-1])
+    _, rewards, terms, _, _ = par.step(actions)
+    assert all(terms.values()) and rewards[bad] == -5.0 and rewards["player_0"] == 0.0
+    # Gymnasium: the episode ends with the penalty
+    single = gymnasium.make("fusegame/Fuse-v1", difficulty="training")
+    obs, _ = single.reset(seed=2)
+    _, reward, terminated, _, info = single.step(0)  # index 0 (wait) is never the learning seat's
+    assert terminated and reward == -1.0 and info["illegal_action"]
 
 
 def test_parallel_claims_are_served_leader_first() -> None:
@@ -185,11 +211,18 @@ def test_structured_views_in_infos_on_request() -> None:
     assert infos["player_1"]["view"]["seat"] == 1 and "deck" not in infos["player_1"]["view"]
 
 
-def test_render_draws_the_table_as_text() -> None:
+def test_render_draws_the_table_as_text_and_as_an_image() -> None:
     env = fenv.raw_env(players=1, render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
     assert isinstance(text, str) and "FUSE" in text and "Rolled" in text
+    picture = fenv.raw_env(players=1, render_mode="rgb_array")
+    picture.reset(seed=1)
+    image = picture.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    # one line of text a band of rows: as many bands with ink as the text has lines
+    lines = text.splitlines()
+    assert image.shape[0] > 10 * len(lines) and image.min() < 100 and image.max() == 255
 
 
 def test_single_agent_with_the_team_planner_at_the_other_seats() -> None:

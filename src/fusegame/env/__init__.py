@@ -3,12 +3,17 @@
 - ``env(**options)``: a PettingZoo AEC environment (``FuseAECEnv``), wrapped in PettingZoo's
   ``OrderEnforcingWrapper``;
 - ``parallel_env(**options)``: a PettingZoo Parallel environment (``FuseParallelEnv``);
-- ``gymnasium.make("fusegame/Fuse-v0", **options)``: one seat as a Gymnasium environment
-  (``FuseGymEnv``; solo by default, the team planner playing any other seats).
+- ``gymnasium.make("fusegame/Fuse-v1", **options)``: one seat as a Gymnasium environment
+  (``FuseGymEnv``; solo by default, the team planner playing any other seats; the id works after
+  ``import fusegame``, or as ``"fusegame.env:fusegame/Fuse-v1"``).
+
+The version (``-v1``, ``fuse_v1``) is the observation's (``encode.VERSION``): it changes whenever
+the observation or the action table changes meaning, and the older version is then removed
+(docs/rl.md keeps the changelog). ``PRESETS`` names the benchmark's games.
 
 The options are ``GameConfig``'s fields (``players=3``, ``game="countdown"``,
 ``difficulty="expert"``, ``modules=("roles", "sparks")``, ...) plus ``pace``, ``max_steps``,
-``structured`` and ``render_mode``. The engine never imports this package.
+``structured``, ``render_mode`` and ``illegal``. The engine never imports this package.
 """
 
 from __future__ import annotations
@@ -27,8 +32,7 @@ from fusegame.env.encode import Encoder, ObservationLayout
 from fusegame.env.match import Match
 from fusegame.env.parallel import FuseParallelEnv
 from fusegame.env.single import FuseGymEnv
-
-GYM_ID = "fusegame/Fuse-v0"
+from fusegame.gym_ids import GYM_ID, register
 
 
 def env(**options: Any) -> Any:
@@ -46,8 +50,7 @@ def parallel_env(**options: Any) -> FuseParallelEnv:
     return FuseParallelEnv(**options)
 
 
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ID, entry_point="fusegame.env.single:FuseGymEnv")
+register(gymnasium)
 
 __all__ = ["ActionTable", "Encoder", "FuseAECEnv", "FuseGymEnv", "FuseParallelEnv", "GYM_ID", "Match",
            "ObservationLayout", "env", "parallel_env", "raw_env"]

@@ -24,12 +24,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from fusegame.env.actions import WAIT
+from fusegame.env.encode import VERSION
 from fusegame.env.match import (
     DEFAULT_PACE,
+    ILLEGAL_REWARD,
     RENDER_MODES,
     Mask,
     Match,
     PaceOption,
+    check_illegal,
     check_render_mode,
     make_pace,
     split_options,
@@ -52,12 +55,16 @@ def observation_space(match: Match) -> spaces.Dict:
 def team_setup(env: Any, render_mode: str | None, pace: PaceOption, max_steps: int, structured: bool,
                options: dict[str, Any]) -> None:
     """What the AEC and Parallel environments set up alike: the options checked, the match, the
-    agents and their spaces (the same for every seat)."""
+    agents and their spaces (the same for every seat), the global state's space."""
+    illegal = check_illegal(options.pop("illegal", "end"))
+    illegal_reward = float(options.pop("illegal_reward", ILLEGAL_REWARD))
     config, rest = split_options(options)
     if rest:
         raise TypeError(f"unknown option(s): {', '.join(sorted(rest))}")
     env.render_mode = check_render_mode(render_mode)
     env.structured = structured
+    env.illegal = illegal
+    env.illegal_reward = illegal_reward
     env.match = Match(config, make_pace(pace), max_steps)
     env.config = config
     env.possible_agents = [agent_name(s) for s in range(config.players)]
@@ -65,6 +72,7 @@ def team_setup(env: Any, render_mode: str | None, pace: PaceOption, max_steps: i
     obs_space = observation_space(env.match)
     env.observation_spaces = {a: obs_space for a in env.possible_agents}
     env.action_spaces = {a: spaces.Discrete(env.match.table.size) for a in env.possible_agents}
+    env.state_space = spaces.Box(0.0, 1.0, (env.match.encoder.state_size,), dtype=np.float32)
 
 
 class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
@@ -75,19 +83,25 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     clock's pace: ``Pace``, ``(turn_seconds, die_seconds)`` or ``"12+1"``; default the simulator's
     12 s a turn + 1 s a die; None stops the clock), ``max_steps`` (environment steps before the
     game is truncated, default 20,000), ``structured`` (put the engine's own per-seat view in
-    ``infos[agent]["view"]``; default False, see ``structured_observation``) and ``render_mode``.
+    ``infos[agent]["view"]``; default False, see ``structured_observation``), ``render_mode``
+    (``"ansi"``, ``"human"`` or ``"rgb_array"``), ``illegal`` (``"end"``, the default: an action
+    outside the mask ends the episode and pays its seat ``illegal_reward``, -1; or ``"ignore"``).
+    ``state()`` is the whole public table (``state_space``), for centralised critics.
     """
 
     render_mode: str | None
     structured: bool
+    illegal: str
+    illegal_reward: float
     match: Match
     config: GameConfig
     possible_agents: list[str]
     _seat: dict[str, int]
     observation_spaces: dict[str, spaces.Space[Any]]
     action_spaces: dict[str, spaces.Space[Any]]
+    state_space: spaces.Box
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "fuse_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": f"fuse_v{VERSION}", "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, pace: PaceOption = DEFAULT_PACE,
                  max_steps: int = 20_000, structured: bool = False, **options: Any) -> None:
@@ -146,6 +160,13 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         return {"observation": self.match.observe(seat, agent == self.agent_selection),
                 "action_mask": self.action_mask(agent)}
 
+    def state(self) -> Any:
+        """The whole public table, with the seat that holds the initiative (``state_space``)."""
+        holder = None
+        if self.agents and not self.match.over:
+            holder = self._seat[self.agent_selection]
+        return self.match.encoder.state(self.match.state, holder)
+
     def structured_observation(self, agent: str) -> dict[str, Any]:
         """What ``agent``'s seat may see, as the engine's own JSON-ready view
         (``fusegame.observe.observation``), for building one's own features."""
@@ -163,8 +184,12 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         reward = 0
         index = -1 if action is None else int(action)
         illegal = not 0 <= index < mask.size or not mask[index]
+        penalty = 0.0
         if illegal:
-            pass  # ignored: the same seat keeps the initiative (the mask said what it may do)
+            if self.illegal == "end":
+                self.match.forfeit = seat  # the episode ends here, the seat paying for it
+                penalty = self.illegal_reward
+            # else ignored: the same seat keeps the initiative (the mask said what it may do)
         elif index == WAIT:
             self._waits += 1
             self.agent_selection = agent_name(self._next_seat(seat))
@@ -176,7 +201,7 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             # a new turn starts with its leader, as at the table; otherwise the seat after the actor
             self.agent_selection = agent_name(
                 self._next_seat((g.leader - 1) % g.players if g.turn != turn else seat))
-        self.rewards = {a: float(reward) for a in self.agents}
+        self.rewards = {a: float(reward) + (penalty if a == agent else 0.0) for a in self.agents}
         over, cut = self.match.over, self.match.truncated
         for a in self.agents:
             self.terminations[a] = over
@@ -200,7 +225,7 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                 info["view"] = self.match.structured(self._seat[a])
             self.infos[a] = info
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.match.show(self.render_mode)
 
     def close(self) -> None:

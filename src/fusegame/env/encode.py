@@ -17,9 +17,15 @@ Blocks, in order:
 - ``seats`` (each seat, this one first): dice taken / quota, quota, done, must take a card, must
   roll a 6, may act now, cards in hand, spark cards in hand, role ability (one-hot) and face up;
 - ``cards`` (each seat's hand positions, then the cards one may take from the middle): present,
-  spark, complete, points, size, and per slot: filled, the die's colours (5 bits), its face / 6,
-  the colours and the faces the slot's own icon accepts (5 + 6 bits; relations with neighbours
-  and equations are not encoded: the action mask says where a die may go now);
+  spark, complete, points, size, layout (one-hot); per slot: filled, the die's colours (5 bits),
+  its face / 6, the slot's icon (kind one-hot, then up to two alternatives of colours and faces:
+  ``Y5``, ``Y|1``, the colour a ``!`` icon refuses), whether it goes first or last and the slots it
+  rests on; the relations between slots (for each pair ``a < b``, one bit per relation kind,
+  ``a > b`` written as ``b < a`` the other way round); and up to two clauses of up to two
+  alternatives each (a group test over its member slots, or an equation: for each of up to three
+  expressions, the slots added and subtracted and the constant / 24, and the operators between
+  them). A split die fits a slot when one of its colours does (``!``: when neither is refused);
+  the ``S`` icon takes only split dice. ``CARD_FEATURES`` names every feature;
 - ``rolled`` (each position of the turn's roll): present, still in the middle, colours, face
   (one-hot), temporary colour, may be changed by the named colour/number, already changed;
 - ``unused`` (each position of the dice nobody took): present, colours, face (one-hot).
@@ -32,9 +38,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from fusegame.cards.model import Ability
+from fusegame.cards.model import Ability, BombCard, Comparison, Group, GroupTest, Layout, PredKind, Rel
 from fusegame.constraints import EMPTY
-from fusegame.dice import COLOURS, N_TYPES, type_colours, type_face
+from fusegame.dice import COLOURS, type_colours, type_face
 from fusegame.env.actions import NAMED, ActionTable
 from fusegame.rules import defusal
 from fusegame.rules.config import GameConfig
@@ -44,13 +50,26 @@ from fusegame.rules.games import Phase
 from fusegame.rules.state import GameState
 
 PHASES = tuple(Phase)
+_PHASE_INDEX = {ph: i for i, ph in enumerate(PHASES)}
 #: the decision kinds, one-hot by their index in the declared table (``rules.decision_kinds``), then
 #: one bit for "no decision"
 DECISION_KINDS = tuple(KINDS)
 _KIND_INDEX = {kind: i for i, kind in enumerate(DECISION_KINDS)}
 ABILITIES = tuple(Ability)
-CARD_HEAD = 5  #: present, spark, complete, points, size
-SLOT_WIDTH = 18  #: filled, colours 5, face, accepted colours 5, accepted faces 6
+#: The observation's version: ``fusegame/Fuse-v1`` and the PettingZoo environments ``fuse_v1``.
+VERSION = 1
+LAYOUTS = tuple(Layout)
+PRED_KINDS = tuple(PredKind)
+RELS = tuple(Rel)
+GROUPS = tuple(Group)
+OPS = ("=", "<", ">")
+CARD_HEAD = 5 + len(LAYOUTS)  #: present, spark, complete, points, size, layout
+#: a slot: filled, the die's colours (5) and face; its icon's kind and two alternatives of colours
+#: (5) and faces (6); goes first, goes last
+SLOT_FIXED = 7 + len(PRED_KINDS) + 2 * 11 + 2
+CLAUSES, ALTERNATIVES, EXPRESSIONS = 2, 2, 3
+#: Cards with their dice remembered by an encoder before it starts afresh (bounds its memory)
+HELD_MEMO = 20_000
 ROLLED_WIDTH = 20
 UNUSED_WIDTH = 12
 SEAT_WIDTH = 8 + len(ABILITIES) + 2
@@ -75,12 +94,198 @@ def _colour_bits(colours: int) -> list[float]:
 _COLOUR_BITS = [np.array(_colour_bits(m), dtype=np.float32) for m in range(32)]
 
 
+def slot_width(slots: int) -> int:
+    """A slot's features on cards of at most ``slots`` slots (the slots it rests on, one bit each)."""
+    return SLOT_FIXED + slots
+
+
+def atom_width(slots: int) -> int:
+    """A clause's alternative: its kind (the four group tests, an equation), its member slots, and
+    per expression the slots added, the slots subtracted and the constant; the operators."""
+    return len(GROUPS) + 1 + slots + EXPRESSIONS * (2 * slots + 1) + (EXPRESSIONS - 1) * len(OPS)
+
+
+def card_width(slots: int) -> int:
+    pairs = slots * (slots - 1) // 2
+    clauses = CLAUSES * ALTERNATIVES * atom_width(slots)
+    return CARD_HEAD + slots * slot_width(slots) + pairs * len(RELS) + clauses
+
+
+def _pair_index(a: int, b: int, slots: int) -> int:
+    """The place of the pair ``a < b`` among all pairs of ``slots`` slots."""
+    return a * slots - a * (a + 1) // 2 + (b - a - 1)
+
+
+def card_features(card: BombCard, slots: int) -> Vector:
+    """What never changes in a card's block: its kind, points, size and layout, each slot's icon,
+    order and support, its relations and its clauses (``card_feature_names`` names them). Two
+    cards with different rules or points never encode alike."""
+    shape = card.shape
+    out = np.zeros(card_width(slots), dtype=np.float32)
+    out[0] = 1.0
+    out[1] = float(card.kind == "spark")
+    out[3] = min(card.points, 6) / 6
+    out[4] = shape.size / slots
+    out[5 + LAYOUTS.index(shape.layout)] = 1.0
+    sw = slot_width(slots)
+    for i, slot in enumerate(shape.slots[:slots]):
+        o = CARD_HEAD + i * sw + 7
+        pred = slot.pred
+        out[o + PRED_KINDS.index(pred.kind)] = 1.0
+        o += len(PRED_KINDS)
+        alts = pred.alts if pred.kind is PredKind.ONE_OF else ((pred.colour, 0),) if pred.colour else ()
+        for colour, face in alts[:2]:
+            out[o:o + 5] = _COLOUR_BITS[colour]
+            if face:
+                out[o + 4 + face] = 1.0
+            o += 11
+        o = CARD_HEAD + i * sw + 7 + len(PRED_KINDS) + 22
+        out[o] = float(slot.first)
+        out[o + 1] = float(slot.last)
+        for j in slot.supports:
+            if j < slots:
+                out[o + 2 + j] = 1.0
+    o = CARD_HEAD + slots * sw
+    for r in shape.relations:
+        a, b, rel = r.a, r.b, r.rel
+        if a > b:
+            a, b = b, a
+            rel = {Rel.LT: Rel.GT, Rel.GT: Rel.LT}.get(rel, rel)
+        if b < slots:
+            out[o + _pair_index(a, b, slots) * len(RELS) + RELS.index(rel)] = 1.0
+    o += slots * (slots - 1) // 2 * len(RELS)
+    aw = atom_width(slots)
+    for c, clause in enumerate(shape.clauses[:CLAUSES]):
+        for k, atom in enumerate(clause.alts[:ALTERNATIVES]):
+            q = o + (c * ALTERNATIVES + k) * aw
+            if isinstance(atom, GroupTest):
+                out[q + GROUPS.index(atom.group)] = 1.0
+                members = atom.members
+            else:
+                out[q + len(GROUPS)] = 1.0
+                members = atom.slots
+            for m in members:
+                if m < slots:
+                    out[q + len(GROUPS) + 1 + m] = 1.0
+            if isinstance(atom, Comparison):
+                e0 = q + len(GROUPS) + 1 + slots
+                for x, expr in enumerate(atom.exprs[:EXPRESSIONS]):
+                    e = e0 + x * (2 * slots + 1)
+                    for sign, at, const in expr:
+                        if at < 0:
+                            out[e + 2 * slots] = min(abs(const), 24) / 24
+                        elif at < slots:
+                            out[e + (at if sign > 0 else slots + at)] = 1.0
+                ops = e0 + EXPRESSIONS * (2 * slots + 1)
+                for x, op in enumerate(atom.ops[:EXPRESSIONS - 1]):
+                    out[ops + x * len(OPS) + OPS.index(op)] = 1.0
+    return out
+
+
+def card_feature_names(slots: int) -> list[tuple[str, str]]:
+    """``(name, what it says)`` of every feature of a card's block, in order (the docs' table)."""
+    names: list[tuple[str, str]] = [
+        ("present", "a card is there"), ("spark", "a spark card"), ("complete", "every slot filled"),
+        ("points", "its points / 6"), ("size", "its slots / the table's most")]
+    names += [(f"layout.{x.value}", f"laid out as {x.value}") for x in LAYOUTS]
+    for i in range(slots):
+        sl = f"slot{i + 1}"
+        names += [(f"{sl}.filled", "a die is on it")]
+        names += [(f"{sl}.die.{c}", f"the die shows colour {c}") for c in "RBGYK"]
+        names += [(f"{sl}.die.face", "the die's face / 6")]
+        names += [(f"{sl}.icon.{k.name.lower()}", f"its icon is {k.value!r}") for k in PRED_KINDS]
+        for a in (1, 2):
+            names += [(f"{sl}.alt{a}.{c}", f"alternative {a} names colour {c}") for c in "RBGYK"]
+            names += [(f"{sl}.alt{a}.{f}", f"alternative {a} names face {f}") for f in range(1, 7)]
+        names += [(f"{sl}.first", "must be filled first"), (f"{sl}.last", "must be filled last")]
+        names += [(f"{sl}.rests_on.{j + 1}", f"rests on slot {j + 1}") for j in range(slots)]
+    for a in range(slots):
+        for b in range(a + 1, slots):
+            names += [(f"rel.{a + 1}.{b + 1}.{r.name.lower()}", f"slot {a + 1} {r.value} slot {b + 1}")
+                      for r in RELS]
+    for c in range(CLAUSES):
+        for k in range(ALTERNATIVES):
+            at = f"clause{c + 1}.alt{k + 1}"
+            names += [(f"{at}.{g.name.lower()}", f"a group test: {g.value}") for g in GROUPS]
+            names += [(f"{at}.equation", "an equation")]
+            names += [(f"{at}.member.{m + 1}", f"slot {m + 1} takes part") for m in range(slots)]
+            for x in range(EXPRESSIONS):
+                names += [(f"{at}.expr{x + 1}.plus.{m + 1}", f"expression {x + 1} adds slot {m + 1}")
+                          for m in range(slots)]
+                names += [(f"{at}.expr{x + 1}.minus.{m + 1}", f"expression {x + 1} subtracts slot {m + 1}")
+                          for m in range(slots)]
+                names += [(f"{at}.expr{x + 1}.constant", f"expression {x + 1}'s constant / 24")]
+            for x in range(EXPRESSIONS - 1):
+                names += [(f"{at}.op{x + 1}.{op}", f"operator {x + 1} is {op}") for op in OPS]
+    assert len(names) == card_width(slots)
+    return names
+
+
+#: Cards of a hand drawn in full beyond the starting hand (Countdown's spark cards pile up in front
+#: of a player: bots' hands reached 10 cards at four players, random play's 16 solo); the cards past
+#: them are counted in the ``seats`` block only.
+EXTRA_HAND = 4
+
+
+def global_feature_names(players: int) -> list[tuple[str, str]]:
+    """``(name, what it says)`` of the ``globals`` block, in order."""
+    names = [(f"step.{ph.value}", f"the turn's step is {ph.value}") for ph in PHASES]
+    names += [(f"queue.{q}", f"the first pending decision of the queue is {q}") for q in ORDER]
+    names += [("queue.none", "no decision is pending in the queue")]
+    names += [(f"decision.{k}", f"this seat's decision now is {k}") for k in DECISION_KINDS]
+    names += [("decision.none", "this seat has no decision now"),
+              ("initiative", "this seat is the one to act")]
+    names += [(f"leader.{k}", f"the leader is {k} seats after this one") for k in range(players)]
+    names += [("players", "players / 9"), ("turn", "turn / 100"), ("time_left", "the clock's share left"),
+              ("deck", "cards in the deck / 120"), ("bag", "dice in the bag / all dice")]
+    names += [(f"bag.{c}", f"dice in the bag showing colour {c} / all dice") for c in "RBGYK"]
+    names += [("fuses_left", "fuse cards not gone off / all of them"), ("score", "points so far / 200"),
+              ("sparks.deck", "spark deck / 30"), ("sparks.discard", "spark discard / 30"),
+              ("sparks.in_play", "sparks in front of players / 30"),
+              ("sparks.defused", "sparks defused / 30")]
+    names += [(f"ability.{a.value}", f"the leader's role ability now is {a.value}") for a in ABILITIES]
+    names += [("ability.none", "no role ability is active")]
+    names += [(f"named.{x}", f"the colour or number named is {x}") for x in NAMED]
+    names += [("ability_uses", "the ability's uses this turn / 3"),
+              ("bonus_die", "the Logistics bonus die is out")]
+    return names
+
+
+def seat_feature_names() -> list[tuple[str, str]]:
+    """``(name, what it says)`` of one seat's part of the ``seats`` block, in order."""
+    names = [("taken", "dice taken this turn / its quota"), ("quota", "its quota / 4"),
+             ("done", "said done"), ("must_take", "must take a card"), ("must_roll_six", "must roll a 6"),
+             ("may_act", "may act now"), ("cards", "cards in hand / the most a hand can hold"),
+             ("sparks", "spark cards in hand / the same")]
+    names += [(f"role.{a.value}", f"its role ability is {a.value}") for a in ABILITIES]
+    names += [("role.none", "no role card"), ("role.face_up", "its role card is face up")]
+    return names
+
+
+def rolled_feature_names() -> list[tuple[str, str]]:
+    names = [("present", "a die of the roll"), ("free", "still in the middle")]
+    names += [(f"colour.{c}", f"shows colour {c}") for c in "RBGYK"]
+    names += [(f"face.{f}", f"shows {f}") for f in range(1, 7)]
+    names += [(f"as.{c}", f"counts as colour {c} this turn") for c in "RBGYK"]
+    names += [("eligible", "the named colour or number may change it"), ("changed", "a role changed it")]
+    return names
+
+
+def unused_feature_names() -> list[tuple[str, str]]:
+    names = [("present", "a die nobody took")]
+    names += [(f"colour.{c}", f"shows colour {c}") for c in "RBGYK"]
+    names += [(f"face.{f}", f"shows {f}") for f in range(1, 7)]
+    return names
+
+
 @dataclass(frozen=True)
 class ObservationLayout:
-    """Where each block of the vector lies, for one configuration."""
+    """Where each block of the vector lies, for one configuration (``hand``: the cards of each
+    seat's hand drawn in full)."""
 
     players: int
     table: ActionTable
+    hand: int = 0
 
     @property
     def global_width(self) -> int:
@@ -89,7 +294,7 @@ class ObservationLayout:
 
     @property
     def card_width(self) -> int:
-        return CARD_HEAD + self.table.slots * SLOT_WIDTH
+        return card_width(self.table.slots)
 
     @property
     def parts(self) -> dict[str, tuple[int, int]]:
@@ -98,7 +303,7 @@ class ObservationLayout:
         widths = {
             "globals": self.global_width,
             "seats": self.players * SEAT_WIDTH,
-            "cards": (self.players * t.hand + t.choices) * self.card_width,
+            "cards": (self.players * self.hand + t.choices) * self.card_width,
             "rolled": t.dice * ROLLED_WIDTH,
             "unused": t.dice * UNUSED_WIDTH,
         }
@@ -112,6 +317,24 @@ class ObservationLayout:
     def size(self) -> int:
         return self.parts["unused"][1]
 
+    def feature_names(self) -> list[str]:
+        """The name of every feature of the vector, in order: ``globals.turn``,
+        ``seats.1.done`` (seats counted from this one), ``cards.seat1.hand2.slot3.icon.number``,
+        ``cards.middle1.rel.1.2.lt``, ``rolled.3.face.6``..."""
+        t = self.table
+        names = [f"globals.{n}" for n, _ in global_feature_names(self.players)]
+        names += [f"seats.{k + 1}.{n}" for k in range(self.players) for n, _ in seat_feature_names()]
+        card = [n for n, _ in card_feature_names(t.slots)]
+        for k in range(self.players):
+            for h in range(self.hand):
+                names += [f"cards.seat{k + 1}.hand{h + 1}.{n}" for n in card]
+        for j in range(t.choices):
+            names += [f"cards.middle{j + 1}.{n}" for n in card]
+        names += [f"rolled.{r + 1}.{n}" for r in range(t.dice) for n, _ in rolled_feature_names()]
+        names += [f"unused.{u + 1}.{n}" for u in range(t.dice) for n, _ in unused_feature_names()]
+        assert len(names) == self.size
+        return names
+
 
 class Encoder:
     """Builds the observation vector of any seat of games with one configuration."""
@@ -119,32 +342,24 @@ class Encoder:
     def __init__(self, config: GameConfig, table: ActionTable) -> None:
         self.config = config
         self.table = table
-        self.layout = ObservationLayout(config.players, table)
+        self.hand = min(table.hand, config.hand_size + EXTRA_HAND)
+        self.layout = ObservationLayout(config.players, table, self.hand)
         self.size = self.layout.size
         self._cards: dict[str, Vector] = {}
         self._n_dice = len(config.dice_set)
+        self._fuses = config.fuse_count
+        # asked at every step: worked out once
+        self._parts = self.layout.parts
+        self._global_width = self.layout.global_width
+        self._card_width = self.layout.card_width
+        self._slot_width = slot_width(table.slots)
+        self._held_cards: dict[tuple[str, tuple[int, ...]], Vector] = {}
 
     def _static(self, g: GameState, card: str) -> Vector:
-        """The part of a card's block that never changes: present, spark, points, size and what
-        each slot's icon accepts (remembered per card)."""
+        """The part of a card's block that never changes (``card_features``, remembered per card)."""
         hit = self._cards.get(card)
         if hit is None:
-            b = g.bomb(card)
-            hit = np.zeros(self.layout.card_width, dtype=np.float32)
-            hit[0] = 1.0
-            hit[1] = float(g.is_spark(card))
-            hit[3] = min(b.points, 6) / 6
-            hit[4] = b.shape.size / self.table.slots
-            for s, pred in enumerate(g.card_rules(card).pred[:self.table.slots]):
-                cols, faces = 0, 0
-                for t in range(N_TYPES):
-                    if pred >> t & 1:
-                        cols |= type_colours(t)
-                        faces |= 1 << (type_face(t) - 1)
-                p = CARD_HEAD + s * SLOT_WIDTH
-                hit[p + 7:p + 12] = _colour_bits(cols)
-                hit[p + 12:p + 18] = [1.0 if faces >> f & 1 else 0.0 for f in range(6)]
-            self._cards[card] = hit
+            hit = self._cards[card] = card_features(g.bomb(card), self.table.slots)
         return hit
 
     def encode(self, g: GameState, seat: int, initiative: bool) -> Vector:
@@ -152,12 +367,12 @@ class Encoder:
         t = self.table
         n = g.players
         out = np.zeros(self.size, dtype=np.float32)
-        parts = self.layout.parts
+        parts = self._parts
         acts = g.to_act()
         # -- globals
-        v: list[float] = [0.0] * self.layout.global_width
+        v: list[float] = [0.0] * self._global_width
         i = 0
-        v[i + PHASES.index(g.phase)] = 1.0
+        v[i + _PHASE_INDEX[g.phase]] = 1.0
         i += len(PHASES)
         head = g.queue[0].name if g.queue else None
         v[i + (ORDER.index(head) if head in ORDER else len(ORDER))] = 1.0
@@ -183,7 +398,7 @@ class Encoder:
         for k, c in enumerate(COLOURS):
             v[i + k] = sum(1 for d in bag if colours[d] & c) / self._n_dice
         i += 5
-        v[i] = (cfg.fuse_count - len(g.fuses_activated)) / max(1, cfg.fuse_count)
+        v[i] = (self._fuses - len(g.fuses_activated)) / max(1, self._fuses)
         i += 1
         points = sum(g.bomb(c).points for c in g.score_pile)
         v[i] = min(points, 200) / 200
@@ -225,16 +440,18 @@ class Encoder:
                 role_bits[len(ABILITIES)] = 1.0
             out[base + k * SEAT_WIDTH: base + (k + 1) * SEAT_WIDTH] = row + role_bits
         # -- cards
-        cw = self.layout.card_width
+        cw = self._card_width
         base = parts["cards"][0]
         faces = g.faces
         for k in range(n):
             s = (seat + k) % n
-            for h, hc in enumerate(g.hands[s][:t.hand]):
-                self._card(g, hc.card, hc.dice, hc.complete, out, base + (k * t.hand + h) * cw)
+            for h, hc in enumerate(g.hands[s][:self.hand]):
+                o = base + (k * self.hand + h) * cw
+                out[o:o + cw] = self._held(g, hc.card, hc.types)
         middle = defusal.options(g)
         for j, card in enumerate(middle[:t.choices]):
-            self._card(g, card, None, False, out, base + (n * t.hand + j) * cw)
+            o = base + (n * self.hand + j) * cw
+            out[o:o + cw] = self._static(g, card)
         # -- rolled dice
         base = parts["rolled"][0]
         free = set(g.free)
@@ -260,19 +477,42 @@ class Encoder:
             out[o + 5 + faces[d]] = 1.0
         return out
 
-    def _card(self, g: GameState, card: str, dice: list[int] | None, complete: bool, out: Vector,
-              o: int) -> None:
-        out[o:o + self.layout.card_width] = self._static(g, card)
-        out[o + 2] = float(complete)
-        if dice is None:
-            return
-        colours, faces = g.dice.colours, g.faces
-        for s, d in enumerate(dice[:self.table.slots]):
-            if d != EMPTY:
-                p = o + CARD_HEAD + s * SLOT_WIDTH
-                out[p] = 1.0
-                out[p + 1:p + 6] = _COLOUR_BITS[colours[d]]
-                out[p + 6] = faces[d] / 6
+    @property
+    def state_size(self) -> int:
+        """The global state's length: the observation of seat 0, then who holds the initiative."""
+        return self.size + self.config.players + 1
+
+    def state(self, g: GameState, holder: int | None) -> Vector:
+        """The whole public table for a centralised critic (PettingZoo's ``state()``): seat 0's
+        observation (every seat's cards, dice and counts are public in FUSE) and a one-hot of the
+        seat that holds the initiative (``holder``; the last bit: none)."""
+        out = np.zeros(self.state_size, dtype=np.float32)
+        out[:self.size] = self.encode(g, 0, holder == 0)
+        out[self.size + (holder if holder is not None else self.config.players)] = 1.0
+        return out
+
+    def _held(self, g: GameState, card: str, types: tuple[int, ...]) -> Vector:
+        """A card in front of a seat with the dice of ``types`` on its slots (remembered: a card's
+        dice change a few times a game, and every step encodes every card)."""
+        key = (card, types)
+        hit = self._held_cards.get(key)
+        if hit is not None:
+            return hit
+        if len(self._held_cards) >= HELD_MEMO:
+            self._held_cards.clear()
+        hit = self._static(g, card).copy()
+        hit[2] = float(EMPTY not in types)
+        sw = self._slot_width
+        for s, t in enumerate(types[:self.table.slots]):
+            if t != EMPTY:
+                p = CARD_HEAD + s * sw
+                hit[p] = 1.0
+                hit[p + 1:p + 6] = _COLOUR_BITS[type_colours(t)]
+                hit[p + 6] = type_face(t) / 6
+        self._held_cards[key] = hit
+        return hit
 
 
-__all__ = ["DECISION_KINDS", "Encoder", "ObservationLayout", "Vector", "kind_index"]
+__all__ = ["DECISION_KINDS", "VERSION", "Encoder", "ObservationLayout", "Vector", "card_feature_names",
+           "card_features", "card_width", "global_feature_names", "kind_index", "rolled_feature_names",
+           "seat_feature_names", "unused_feature_names"]

@@ -48,8 +48,21 @@ def make_pace(pace: PaceOption) -> Pace | None:
     return Pace(float(turn_s), float(die_s))
 
 
-#: The environments' render modes: the table as text, or printed.
-RENDER_MODES = ("ansi", "human")
+#: The environments' render modes: the table as text, printed, or as an image of that text.
+RENDER_MODES = ("ansi", "human", "rgb_array")
+
+#: What an action outside the mask does: ``"end"`` (the default, as PettingZoo's classic games do):
+#: the episode ends at once and the seat that sent it is paid ``illegal_reward`` (-1 by default),
+#: so that a learner without masks learns to keep to them; ``"ignore"``: nothing happens, the same
+#: seat is asked again and ``info["illegal_action"]`` says so.
+ILLEGAL_MODES = ("end", "ignore")
+ILLEGAL_REWARD = -1.0
+
+
+def check_illegal(illegal: str) -> str:
+    if illegal not in ILLEGAL_MODES:
+        raise ValueError(f"illegal must be one of {ILLEGAL_MODES}, not {illegal!r}")
+    return illegal
 
 
 def check_render_mode(render_mode: str | None) -> str | None:
@@ -73,6 +86,28 @@ def split_options(options: dict[str, Any]) -> tuple[GameConfig, dict[str, Any]]:
     return GameConfig(**config_kw), rest
 
 
+def text_image(text: str) -> npt.NDArray[np.uint8]:
+    """``text`` drawn in Pillow's default monospaced font, black on white, as an RGB array."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError as e:
+        raise ImportError("render_mode='rgb_array' needs Pillow: pip install 'fusegame[rl]'") from e
+    font: Any
+    try:  # a monospaced font keeps the table's columns; Pillow's own where none is installed
+        font = ImageFont.truetype("DejaVuSansMono.ttf", 13)
+    except OSError:
+        font = ImageFont.load_default()
+    lines = text.splitlines() or [""]
+    left, top, right, bottom = font.getbbox("M")
+    cell_w, cell_h = max(1, int(right - left)), max(1, int(bottom - top) + 4)
+    width = 8 + cell_w * max(len(line) for line in lines)
+    image = Image.new("RGB", (width, 8 + cell_h * len(lines)), "white")
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        draw.text((4, 4 + i * cell_h), line, fill="black", font=font)
+    return np.asarray(image, dtype=np.uint8)
+
+
 class Match:
     """A game in progress with its pace, its action table and its encoder."""
 
@@ -92,6 +127,8 @@ class Match:
         self.score = 0
         self._version = 0
         self._masks: dict[int, tuple[int, Mask]] = {}
+        #: the seat whose action outside the mask ended the episode (``illegal="end"``), or None
+        self.forfeit: int | None = None
 
     # -- life cycle ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -106,6 +143,7 @@ class Match:
         self._turn = -1
         self._at = 0
         self.steps = 0
+        self.forfeit = None
         self._version += 1
         self._masks.clear()
         self._clock()
@@ -125,11 +163,12 @@ class Match:
     # -- questions -------------------------------------------------------------------------
     @property
     def over(self) -> bool:
-        return self.state.is_over
+        """The episode has ended: the game is over, or an action outside the mask ended it."""
+        return self.state.is_over or self.forfeit is not None
 
     @property
     def truncated(self) -> bool:
-        return not self.state.is_over and self.steps >= self.max_steps
+        return not self.over and self.steps >= self.max_steps
 
     def actors(self) -> list[int]:
         """The seats that may act now, in seat order."""
@@ -163,15 +202,18 @@ class Match:
     def render(self) -> str:
         return render_text(self.state)
 
-    def show(self, render_mode: str | None) -> str | None:
+    def show(self, render_mode: str | None) -> Any:
         """What an environment's ``render()`` gives: the table as text (``"ansi"``), printed
-        (``"human"``, returns None), or nothing (None)."""
+        (``"human"``, returns None), that text drawn as an RGB image (``"rgb_array"``: an array
+        of height x width x 3 bytes, black on white; needs Pillow), or nothing (None)."""
         if render_mode is None:
             return None
         text = self.render()
         if render_mode == "human":
             print(text)
             return None
+        if render_mode == "rgb_array":
+            return text_image(text)
         return text
 
     # -- change --------------------------------------------------------------------------------
@@ -198,5 +240,6 @@ class Match:
         return self.score - before
 
 
-__all__ = ["CONFIG_OPTIONS", "DEFAULT_PACE", "RENDER_MODES", "check_render_mode", "Mask",
-           "PaceOption", "Match", "make_pace", "split_options"]
+__all__ = ["CONFIG_OPTIONS", "DEFAULT_PACE", "ILLEGAL_MODES", "ILLEGAL_REWARD", "RENDER_MODES",
+           "check_illegal", "check_render_mode", "Mask", "PaceOption", "Match", "make_pace", "split_options",
+           "text_image"]

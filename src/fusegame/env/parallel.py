@@ -19,6 +19,7 @@ from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from fusegame.env.actions import WAIT
 from fusegame.env.aec import RENDER_MODES, team_setup
+from fusegame.env.encode import VERSION
 from fusegame.env.match import DEFAULT_PACE, Mask, Match, PaceOption
 from fusegame.rules.config import GameConfig
 from fusegame.rules.errors import IllegalAction
@@ -32,14 +33,17 @@ class FuseParallelEnv(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[mi
 
     render_mode: str | None
     structured: bool
+    illegal: str
+    illegal_reward: float
     match: Match
     config: GameConfig
     possible_agents: list[str]
     _seat: dict[str, int]
     observation_spaces: dict[str, spaces.Space[Any]]
     action_spaces: dict[str, spaces.Space[Any]]
+    state_space: spaces.Box
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "fuse_parallel_v0"}
+    metadata = {"render_modes": list(RENDER_MODES), "name": f"fuse_parallel_v{VERSION}"}
 
     def __init__(self, render_mode: str | None = None, pace: PaceOption = DEFAULT_PACE,
                  max_steps: int = 20_000, structured: bool = False, **options: Any) -> None:
@@ -89,6 +93,11 @@ class FuseParallelEnv(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[mi
         self.agents = self.possible_agents[:]
         return self._observations(), self._infos()
 
+    def state(self) -> Any:
+        """The whole public table (``state_space``): every seat may act at once, so no seat holds
+        the initiative (its bits say "none")."""
+        return self.match.encoder.state(self.match.state, None)
+
     def structured_observation(self, agent: str) -> dict[str, Any]:
         """The engine's own JSON-ready view for ``agent``'s seat (``fusegame.observe.observation``)."""
         return self.match.structured(self._seat[agent])
@@ -102,6 +111,17 @@ class FuseParallelEnv(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[mi
         turn = g.turn
         reward = 0
         dropped: set[str] = set()
+        # an action outside its seat's mask when the step starts (not one a claim before it in the
+        # same step made illegal: that is a lost race, dropped) ends the episode under illegal="end"
+        if self.illegal == "end" and not match.over:
+            for agent, index in actions.items():
+                if agent in self._seat and not self._in_mask(agent, int(index)):
+                    match.forfeit = self._seat[agent]
+                    break
+        penalty = 0.0
+        if match.forfeit is not None:
+            actions = {}
+            penalty = self.illegal_reward
         for k in range(n):
             seat = (g.leader + k) % n
             agent = self.possible_agents[seat]
@@ -125,7 +145,8 @@ class FuseParallelEnv(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[mi
             reward += match.settled()
         over, cut = match.over, match.truncated
         observations = self._observations()
-        rewards = {a: float(reward) for a in self.agents}
+        rewards = {a: float(reward) + (penalty if self._seat[a] == match.forfeit else 0.0)
+                   for a in self.agents}
         terminations = {a: over for a in self.agents}
         truncations = {a: cut for a in self.agents}
         infos = self._infos(dropped)
@@ -135,7 +156,11 @@ class FuseParallelEnv(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[mi
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
+    def _in_mask(self, agent: str, index: int) -> bool:
+        mask = self.action_mask(agent)
+        return 0 <= index < mask.size and bool(mask[index])
+
+    def render(self) -> Any:
         return self.match.show(self.render_mode)
 
     def close(self) -> None:

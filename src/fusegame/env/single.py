@@ -1,7 +1,8 @@
 """The single-agent Gymnasium view: one seat learns, bots play the others.
 
-``gymnasium.make("fusegame/Fuse-v0", ...)`` (registered when ``fusegame.env`` is imported) is a
-solo game by default. With more players the other seats are played by a partner policy (the team
+``gymnasium.make("fusegame/Fuse-v1", ...)`` (registered once ``fusegame`` and Gymnasium are both
+imported, in either order: ``fusegame.gym_ids``) is a solo game by default. With more players the
+other seats are played by a partner policy (the team
 planner by default, or ``"greedy"``, ``"random"``, or any ``fusegame.sim.policies.Policy``): before
 the learning seat is asked, the partners play until the partner policy wants the learning seat's
 move (or the learning seat is the only one that may act), so the learning seat never needs to wait
@@ -11,8 +12,9 @@ Options: those of ``fusegame.env.FuseAECEnv`` (``players`` defaults to 1), plus 
 learning seat, default 0), ``partners`` and ``mask_in_obs`` (default True: the observation is
 ``{"observation", "action_mask"}`` like the PettingZoo environments; False: the observation is the
 vector alone, and the mask comes from ``action_masks()`` and ``info["action_mask"]``, as
-sb3-contrib's ``MaskablePPO`` expects). An action outside the mask changes nothing and is reported
-in ``info["illegal_action"]``.
+sb3-contrib's ``MaskablePPO`` expects) and ``illegal`` (``"end"``, the default: an action outside
+the mask ends the episode with reward ``illegal_reward``, -1; ``"ignore"``: it changes nothing; either
+way ``info["illegal_action"]`` reports it).
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from gymnasium import spaces
 
 from fusegame.env.match import (
     DEFAULT_PACE,
+    ILLEGAL_REWARD,
     RENDER_MODES,
     Mask,
     Match,
     PaceOption,
+    check_illegal,
     check_render_mode,
     make_pace,
     split_options,
@@ -45,8 +49,11 @@ class FuseGymEnv(gym.Env[Any, np.int64]):
 
     def __init__(self, render_mode: str | None = None, pace: PaceOption = DEFAULT_PACE,
                  max_steps: int = 20_000, seat: int = 0, partners: str | Policy = "team",
-                 mask_in_obs: bool = True, **options: Any) -> None:
+                 mask_in_obs: bool = True, illegal: str = "end", illegal_reward: float = ILLEGAL_REWARD,
+                 **options: Any) -> None:
         options.setdefault("players", 1)
+        self.illegal = check_illegal(illegal)
+        self.illegal_reward = float(illegal_reward)
         config, rest = split_options(options)
         if rest:
             raise TypeError(f"unknown option(s): {', '.join(sorted(rest))}")
@@ -125,10 +132,13 @@ class FuseGymEnv(gym.Env[Any, np.int64]):
         mask = self.action_masks()
         legal = 0 < index < mask.size and bool(mask[index]) and not m.over
         m.steps += 1
-        reward = 0
+        reward = 0.0
         if legal:
             reward = m.play(self.seat, index)
             reward += self._partners_play()
+        elif self.illegal == "end" and not m.over:
+            m.forfeit = self.seat
+            reward = self.illegal_reward
         if self.render_mode == "human":
             self.render()
         return self._obs(), float(reward), m.over, m.truncated, self._info(illegal=not legal)
@@ -137,7 +147,7 @@ class FuseGymEnv(gym.Env[Any, np.int64]):
         """The engine's own JSON-ready view of the learning seat (``fusegame.observe.observation``)."""
         return self.match.structured(self.seat)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.match.show(self.render_mode)
 
 

@@ -27,6 +27,18 @@ def random_policy(state: GameState, rng: Rng) -> Action:
     return actions[rng.below(len(actions))]
 
 
+def first_legal_policy(state: GameState, rng: Rng) -> Action:
+    """The first legal action in the engine's order, ``done`` only when nothing else is legal: the
+    one-line baseline of the reinforcement-learning benchmark (``fusegame.env.benchmark``)."""
+    actions = state.legal_actions()
+    if not actions:
+        raise RuntimeError(f"no legal action in a game that is not over: {state!r}")
+    for a in actions:
+        if a.verb != "done":
+            return a
+    return actions[0]
+
+
 def _greedy() -> Policy:
     from fusegame.bots.greedy import greedy_policy
     return greedy_policy
@@ -73,6 +85,7 @@ def _search() -> Policy:
 #: each worker process builds its own.
 POLICY_FACTORIES: dict[str, Callable[[], Policy]] = {
     "random": lambda: random_policy,
+    "first": lambda: first_legal_policy,
     "greedy": _greedy,
     "team": _team,
     "play": _play,
@@ -114,8 +127,8 @@ def register_policy(name: str, factory: PolicyFactory) -> None:
 
 
 def get_policy(name: str) -> Policy:
-    """A policy by name (``random``, ``greedy``, ``team``, ``play`` or ``search``, or one that
-    ``register_policy`` added); ``ValueError`` naming the choices otherwise. ``play`` is the team
+    """A policy by name (``random``, ``first``, ``greedy``, ``team``, ``play`` or ``search``, or one
+    that ``register_policy`` added); ``ValueError`` naming the choices otherwise. ``play`` is the team
     planner as the bots and hints in play use it (``bots.team.PLAY_WEIGHTS``: the smallest card
     first); ``search`` is the same planner given the analysis budget (``bots.team.SEARCH_WEIGHTS``:
     more next rolls and plans looked at, bigger cards solved exactly; up to about a second a roll).
