@@ -2,10 +2,11 @@
 
 At a laptop's size (1280×800) and a phone's (390×844), a five-player FUSE game and a FUSE: Countdown
 game (tall cards, long hands) show the whole table (the roll, the row or stacks, every hand and
-every card), the controls and the step's words on one screen without scrolling; Next and the arrow
-keys move the table that is in view; the address names the step (``#/log/ID?step=N``), opens it
-and follows the replay without filling the history; play runs at 1×, 2× and 4×; the page speaks
-Spanish. Screenshots go under ``artifacts/screenshots`` (not committed).
+every card), the controls and the step's words on one screen without scrolling, the game's review
+beside them (under them on a phone); Next and the arrow keys move the table that is in view; the
+address names the step (``#/log/ID?step=N``), opens it and follows the replay without filling the
+history; play runs at 1×, 2× and 4×; the page speaks Spanish. Screenshots go under
+``artifacts/screenshots`` (not committed).
 """
 
 from __future__ import annotations
@@ -142,8 +143,11 @@ def test_the_whole_table_and_the_controls_are_on_one_screen(server: Server, brow
         slot = page.evaluate(
             "parseFloat(getComputedStyle(document.querySelector('.replay-board')).getPropertyValue('--die'))")
         assert slot >= (22 if size == "desktop" else 13), slot
-        # the place kept for the game's review is there, and hidden while it is empty
-        expect(page.get_by_test_id("review-panel")).to_be_hidden()
+        # the game's review (being made, or made): beside the table on a laptop, under it on a phone
+        expect(page.get_by_test_id("review-panel")).to_be_visible()
+        review = box_of(page, "[data-testid='review-panel']")[0]
+        assert review["left"] >= table["right"] - 1 or review["top"] >= table["bottom"] - 1, review
+        assert not outside(board, w, h), "the review pushed the table off the screen"
         shot(page, f"replay-table-{game}-{size}")
     finally:
         ctx.close()

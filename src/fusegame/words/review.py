@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fusegame.words import catalogue
+from fusegame.words import LANGS, catalogue
 from fusegame.words.templates import say
 
 
@@ -58,8 +58,10 @@ def moment_words(lang: str, m: Mapping[str, Any], names: Sequence[str]) -> str:
         text = _t(lang, "review.moment.take", roll=roll, who=who, card=did.get("card"), dice=did.get("dice"),
                   better=better.get("card"), betterDice=better.get("dice"))
     elif kind == "give_up":
+        # the die that was better to give up, in words as the one given up is
+        alt = better.get("die")
         text = _t(lang, "review.moment.give_up", roll=roll, who=who, die=did.get("die"),
-                  better=better.get("die"))
+                  better=LANGS[lang].die_words(alt) if isinstance(alt, Mapping) else alt)
     else:
         usual = int(better.get("ms", 0)) / 1000
         return _t(lang, "review.moment.slow", roll=roll, s=f"{int(did.get('ms', 0)) / 1000:.0f}",

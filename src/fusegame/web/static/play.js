@@ -10,6 +10,7 @@ import {dieName} from './dice.js';
 import {eventText, gameTitle, symbolWords} from './words.js';
 import {toast} from './ui.js';
 import {paceChart, paceSummary} from './pace.js';
+import {loadReview, momentLine, momentWords} from './review.js';
 
 const MAX_EVENTS = 200;
 const MAX_CHAT = 30;
@@ -599,9 +600,14 @@ export class PlayView {
       h('h3', {class: 'section-title'}, t('pace.title')),
       paceChart(this.endPace.pace, this.endPace.end, null, null),
       h('p', {class: 'muted small', dataset: {testid: 'pace-summary'}}, paceSummary(this.endPace.pace, this.endPace.end))) : null;
+    if (logged && this.endReview === undefined) this.askReview();
     const logLink = logged
       ? h('a', {class: 'btn', href: `#/log/${this.logId}`, dataset: {testid: 'log-link'}}, t('end.inLog'))
       : h('span', {class: 'muted small', dataset: {testid: 'log-pending'}}, t(this.logWaits ? 'end.logWaits' : 'end.logPending'));
+    // the replay with its review, at the costliest moment once the review has named it
+    const first = this.endReview && this.endReview.review && (this.endReview.review.moments || [])[0];
+    const reviewLink = logged ? h('a', {class: 'btn', dataset: {testid: 'review-link'},
+      href: first ? `#/log/${this.logId}?step=${first.step}` : `#/log/${this.logId}`}, t('review.open')) : null;
     const focus = rememberFocus(); // the result is drawn again as the log answers: the keyboard stays
     mount(this.endEl, h('section', {class: ['panel', 'end', o.won ? 'won' : 'lost'], dataset: {testid: 'end-screen',
       won: o.won ? 'true' : 'false'}},
@@ -612,9 +618,46 @@ export class PlayView {
         : t('end.timeLeft', {time: mmss(o.time_left_ms)}), o.official === false ? ` · ${t('end.unofficial')}` : '')),
     scoreTable(o.score),
     pace,
-    h('div', {class: 'end-actions'}, logLink,
+    this.endMoments(),
+    h('div', {class: 'end-actions'}, reviewLink, logLink,
       h('a', {class: 'btn primary', href: '#/', dataset: {testid: 'new-game'}}, t('end.newGame')))));
     restoreFocus(focus, this.endEl);
+  }
+
+  /** Ask for the logged game's review once (the server makes it while the end screen shows). */
+  askReview() {
+    this.endReview = null;
+    loadReview(this.logId, {
+      gone: () => this.gone,
+      onWorking: () => {
+        this.endReview = {status: 'working'};
+        this.renderEnd();
+      },
+    }).then((r) => {
+      if (this.gone || r.status === 'gone') return;
+      this.endReview = r;
+      this.renderEnd();
+    });
+  }
+
+  /** The review's key moments, one line each (a link to the step of the replay that shows it). */
+  endMoments() {
+    const r = this.endReview;
+    if (!r) return null;
+    if (r.status === 'working') {
+      return h('p', {class: 'end-review muted small review-line', role: 'status', dataset: {testid: 'end-review-working'}},
+        h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('review.working'));
+    }
+    if (r.status !== 'ready') return null; // the replay says why; the end screen stays as it was
+    const names = this.names();
+    const moments = (r.review.moments || []).slice(0, 3);
+    return h('section', {class: 'end-review', dataset: {testid: 'end-review'}},
+      h('h3', {class: 'section-title'}, t('review.keyMoments')),
+      moments.length
+        ? h('ul', {class: 'end-moments'}, moments.map((m) => h('li', {},
+          h('a', {href: `#/log/${this.logId}?step=${m.step}`, title: momentWords(m, names),
+            dataset: {testid: 'end-moment', step: String(m.step)}}, momentLine(m, names)))))
+        : h('p', {class: 'muted small'}, t('review.noMoments')));
   }
 
   /**

@@ -2,7 +2,9 @@
 //
 // One screen: the table (every hand) sized to fit, the controls and the step's words beside it
 // (under it on a phone), the pace picture under the controls, and a place kept for the game's
-// review. The address names the step shown, so that a moment of a game can be shared.
+// review (review.js: its key moments, each a click from the step that shows it, where the time
+// went and each player's figures). The address names the step shown, so that a moment of a game
+// can be shared.
 import {h, mount, mmss} from './dom.js';
 import {t} from './i18n.js';
 import {api} from './api.js';
@@ -13,6 +15,7 @@ import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
 import {actionWords, eventText, gameTitle} from './words.js';
 import {markPaceChart, paceChart, paceSummary} from './pace.js';
+import {loadReview, markReviewStep, reviewNodes} from './review.js';
 
 /** The speeds of play: steps a second, at a fixed rate (not the recorded pace: a bot's game and a
  * long think would replay at very different speeds). */
@@ -66,10 +69,14 @@ export class ReplayPage {
     this.speed = 1;
     this.loaded = false; // the game's steps are here
     this.fitSig = null;
+    this.review = null; // the game's review: {status: 'working' | 'ready' | 'failed' | 'unavailable', ...}
     this.table = new Table({interactive: false});
     this.onResize = () => {
       clearTimeout(this.resizeTimer);
-      this.resizeTimer = setTimeout(() => this.fit(), 120);
+      this.resizeTimer = setTimeout(() => {
+        this.fit();
+        this.markMore();
+      }, 120);
     };
     window.addEventListener('resize', this.onResize);
     api.logEntry(id).then(async (entry) => {
@@ -79,6 +86,7 @@ export class ReplayPage {
         this.render();
         return;
       }
+      this.loadReview();
       const replay = await api.replay(id);
       if (this.gone) return;
       this.steps = replay.steps || [];
@@ -190,9 +198,10 @@ export class ReplayPage {
           this.renderControls(),
           this.wordsEl,
           this.renderPace(),
-          // the game's review goes here (a later change): an empty place, hidden while it is empty
-          this.reviewEl = h('section', {class: 'review-panel panel', hidden: true, 'aria-label': t('replay.review'),
+          // the game's review: hidden until there is something to say
+          this.reviewEl = h('section', {class: 'review-panel panel', hidden: true, 'aria-label': t('review.title'),
             dataset: {testid: 'review-panel'}})))));
+    this.showReview();
     this.renderStep();
     this.fitSig = null;
     if (this.table.view) this.table.update({}).then(() => this.fit());
@@ -272,6 +281,7 @@ export class ReplayPage {
       events.length ? h('ul', {class: 'step-events'}, events.map((ev) => h('li', {}, eventText(ev, nameOf)))) : null);
     const box = this.wordsEl;
     if (box) box.classList.toggle('more', box.scrollHeight > box.clientHeight + 1);
+    markReviewStep(this.reviewEl, this.step);
   }
 
   // ------------------------------------------------------------------ play
@@ -404,11 +414,66 @@ export class ReplayPage {
     });
   }
 
+  // ---------------------------------------------------------------- review
+  /** Ask for the game's review (the server makes it in a worker: "working" meanwhile). */
+  loadReview() {
+    loadReview(this.id, {
+      gone: () => this.gone,
+      onWorking: () => {
+        this.review = {status: 'working'};
+        this.showReview();
+      },
+    }).then((r) => {
+      if (this.gone || r.status === 'gone') return;
+      this.review = r;
+      this.showReview();
+    });
+  }
+
+  /** The review as it stands, in its place (drawn again with the page, in the page's language). */
+  showReview() {
+    const r = this.review;
+    if (!r || !this.reviewEl) return;
+    const line = (testid, text) => h('p', {class: 'muted small review-line', role: 'status', dataset: {testid}}, text);
+    if (r.status === 'working') {
+      this.setReview(h('h2', {id: 'review-title', class: 'section-title'}, t('review.title')),
+        line('review-working', [h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('review.working')]));
+    } else if (r.status === 'ready') {
+      this.setReview(...reviewNodes(r.review, {names: (this.entry && this.entry.names) || [],
+        hrefOf: (step) => replayHash(this.id, step), go: (step) => this.showMoment(step)}));
+      markReviewStep(this.reviewEl, this.step);
+    } else if (r.status === 'unavailable') {
+      this.setReview(line('review-unavailable', t('review.unavailable')));
+    } else {
+      this.setReview(line('review-failed', t('review.failed', {error: r.error || ''})));
+    }
+  }
+
+  /** A moment or a roll of the review clicked: the table shows it (on a phone, scrolled back to it). */
+  showMoment(step) {
+    if (this.playing) this.togglePlay();
+    if (window.matchMedia(PHONE).matches) window.scrollTo(0, 0);
+    return this.go(step);
+  }
+
   /** Show `nodes` in the review's place (an empty list hides it again). */
   setReview(...nodes) {
     if (!this.reviewEl) return;
     mount(this.reviewEl, ...nodes);
     this.reviewEl.hidden = !this.reviewEl.childNodes.length;
+    this.markMore();
+  }
+
+  /** A review that goes on past its box fades out at its foot until it is scrolled to its end. */
+  markMore() {
+    const box = this.reviewEl;
+    if (!box) return;
+    if (!box.dataset.watched) {
+      box.dataset.watched = 'true';
+      box.addEventListener('scroll', () => this.markMore(), {passive: true});
+      box.addEventListener('toggle', () => this.markMore(), true); // roll by roll opened or closed
+    }
+    box.classList.toggle('more', box.scrollTop + box.clientHeight < box.scrollHeight - 2);
   }
 
   destroy() {
