@@ -7,7 +7,8 @@ vectors of single-agent environments (``SyncVectorEnv`` and ``AsyncVectorEnv``, 
 environment), for FUSE at Standard with each player count (a vector's 4-player games have random
 partners at the other seats, so that the figure is the environment's, not a bot's). Beside them, the
 same AEC loop on PettingZoo's classic environments that install without heavy extras (tictactoe_v3,
-connect_four_v3; they need ``pygame``), or a line saying they were not measured.
+connect_four_v3; they need ``pygame``) and OpenSpiel's Hanabi (``open_spiel``; a random legal action
+and the acting player's observation tensor a step), or a line saying they were not measured.
 
 Every step is one ``env.step`` call (an AEC step is one seat's action or ``wait``; a Parallel step
 is every seat's action at once; a vector step counts one step per environment), timed after a
@@ -92,6 +93,29 @@ def classic_envs() -> dict[str, Callable[[], Any]]:
     return out
 
 
+def hanabi_rate(steps: int, seed: int) -> float:
+    """OpenSpiel's Hanabi (2 players, its full game), random legal actions with the observation
+    tensor of the player to act read at every step, as an agent would: steps per second."""
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game("hanabi")
+    rng = np.random.default_rng(seed)
+    n = 0
+    t0 = time.perf_counter()
+    while n < steps:
+        state = game.new_initial_state()
+        while not state.is_terminal() and n < steps:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                continue
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            n += 1
+    return n / (time.perf_counter() - t0)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--steps", type=int, default=20_000, help="steps per measurement (default 20000)")
@@ -122,6 +146,12 @@ def main() -> int:
                     lambda n, o=single, v=vector: vector_rate(v, args.vector, o, n, args.seed))
     for name, make in classic_envs().items():
         measure(f"pettingzoo AEC, {name}", lambda n, m=make: aec_rate(m, n, args.seed))
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError as e:
+        print(f"OpenSpiel's Hanabi not measured ({e}; pip install open_spiel)")
+    else:
+        measure("OpenSpiel hanabi (2 players)", lambda n: hanabi_rate(n, args.seed))
     return 0
 
 

@@ -6,7 +6,8 @@
 
 Every seat of ``--envs`` Parallel environments (``fusegame.env.parallel_env``) is played by the same
 network (shared weights: the seats are one team and get one reward, the change in the team's
-score), so each environment step gives one sample per seat. The network sees a seat's observation
+score, less ``--step-cost`` a step so that stalling costs), so each environment step gives one
+sample per seat. The network sees a seat's observation
 and picks among its legal actions only (the mask sets every other logit to -1e8); ``wait`` is one of
 them, so a seat can let a teammate claim first. The update is the single-file PPO of CleanRL
 (clipped objective, generalised advantage estimation, value loss, entropy bonus, minibatch epochs),
@@ -135,6 +136,7 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--minibatches", type=int, default=4)
     ap.add_argument("--ent-coef", type=float, default=0.01)
+    ap.add_argument("--step-cost", type=float, default=0.01, help="reward taken from every step")
     ap.add_argument("--eval-every", type=int, default=20_000, help="environment steps between evaluations")
     ap.add_argument("--eval-games", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
@@ -182,7 +184,11 @@ def main() -> None:
                 action, logp, _, value = agent.act(obs_b[t], mask_b[t])
             act_b[t], logp_b[t], val_b[t] = action, logp, value
             rewards, dones = team.step(action.numpy())
-            rew_b[t], done_b[t] = torch.as_tensor(rewards) / 10.0, torch.as_tensor(dones)
+            # the score's change, scaled, less a little for every step: every seat may wait at
+            # every step and time passes only with the turns, so without it a team that stalls
+            # loses nothing until the episode is cut
+            rew_b[t] = torch.as_tensor(rewards) / 10.0 - a.step_cost
+            done_b[t] = torch.as_tensor(dones)
             steps += a.envs
         with torch.no_grad():
             obs, masks = team.batch()

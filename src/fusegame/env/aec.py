@@ -178,12 +178,16 @@ class FuseAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         seat = self._seat[agent]
-        mask = self.action_mask(agent)
         self._cumulative_rewards[agent] = 0.0
-        self.match.steps += 1
         reward = 0
         index = -1 if action is None else int(action)
-        illegal = not 0 <= index < mask.size or not mask[index]
+        # the mask's test, without building the mask again
+        m = self.match
+        if m.over or seat not in m.state.to_act():
+            illegal = True
+        else:
+            illegal = not self._may_wait() if index == WAIT else not m.allows(seat, index)
+        self.match.steps += 1
         penalty = 0.0
         if illegal:
             if self.illegal == "end":

@@ -188,6 +188,15 @@ class Match:
         self._masks[seat] = (self._version, mask)
         return mask.copy()
 
+    def allows(self, seat: int, index: int) -> bool:
+        """Whether ``index`` names a legal engine action of ``seat`` now (the mask, uncopied)."""
+        hit = self._masks.get(seat)
+        if hit is None or hit[0] != self._version:
+            self.legal_mask(seat)
+            hit = self._masks[seat]
+        mask = hit[1]
+        return 0 <= index < mask.size and bool(mask[index])
+
     def decode(self, seat: int, index: int) -> Action | None:
         """The engine action ``index`` names for ``seat`` (None for ``wait`` or nothing)."""
         return self.table.action(self.state, seat, index)
