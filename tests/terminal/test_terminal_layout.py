@@ -53,11 +53,12 @@ def test_a_wide_terminal_gives_team_and_log_a_column() -> None:
             assert app.screen.query_one("#right").display
             assert _on_screen(app, "#team-right") and _on_screen(app, "#log-right")
             assert not app.screen.query_one("#team-left").display
-            # the row is drawn in full, card by card, with names
+            # the row is drawn in full, each card as a card: its id and points on its top edge, its
+            # name inside
             row = shown(app, "#row")
             for card in app.table.view["row"]:  # type: ignore[index]
-                assert card["id"] in row
-            assert len(row.split("\n")) == 1 + len(app.table.view["row"])  # type: ignore[index]
+                assert f"╭ {card['id']} " in row and card["name"] in row
+            assert row.count("╭") == len(app.table.view["row"])  # type: ignore[index]
     asyncio.run(go())
 
 

@@ -83,6 +83,7 @@ class LocalLink:
         #: as its record would not replay it)
         self.position = position
         self.name = name
+        self.seeded = options.seed is not None  #: a chosen deal: the game is unranked
         self.host = LogHost(storage)
         self.room: Room | None = None
         self._deliver: Callable[[str], None] = lambda text: None

@@ -9,9 +9,11 @@ markup actions on the app (``app.die``, ``app.slot``, ``app.act``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from textual.content import Content
 from textual.markup import escape
 
 from fusegame.cards.catalogue import builtin_catalogue
@@ -20,9 +22,10 @@ from fusegame.cards.notation import parse, print_clause, print_pred
 from fusegame.cards.words import CardWords, card_words
 from fusegame.pace import FAR_BEHIND, PaceLine, gauge_level
 from fusegame.rules.decision_kinds import KINDS
+from fusegame.terminal import drawing
 from fusegame.terminal.table import Table
 from fusegame.terminal.texts import TEXTS, Words, refusal_line
-from fusegame.words import cause_text, event_text, hint_reason, hint_text, seat_name
+from fusegame.words import catalogue, cause_text, die_words, event_text, hint_reason, hint_text, seat_name
 
 #: The terminal colour behind each die colour, and the ink on it.
 DIE_STYLE: dict[str, str] = {
@@ -188,7 +191,7 @@ def _slot_text(shape: CardShape, i: int) -> str:
 def card_line(card: dict[str, Any], lang: str, *, marks: dict[int, str] | None = None,
               clickable: bool = False, name: bool = True) -> str:
     """One card: its id, name and points, then its slots."""
-    points = "spark" if card.get("kind") == "spark" else f"{card.get('points', 0)}★"
+    points = TEXTS[lang].get("spark", "spark") if card.get("kind") == "spark" else f"{card.get('points', 0)}★"
     head = f"[bold]{escape(card['id'])}[/]"
     if name:
         head += f" {escape(card_name(card, lang))}"
@@ -205,24 +208,55 @@ def mmss(ms: int | None) -> str:
     return f"{s // 60:02d}:{s % 60:02d}"
 
 
-def top_line(t: Table, w: Words) -> str:
-    """The title, the clock, the turn and leader, deck and bag, and the score."""
+def cells(markup: str) -> int:
+    """How many columns a piece of markup takes on the screen."""
+    return Content.from_markup(markup).cell_length
+
+
+def shorten(text: str, room: int) -> str:
+    """``text`` cut to ``room`` columns, an ellipsis marking the cut."""
+    return text if len(text) <= room else text[: max(0, room - 1)].rstrip() + "…"
+
+
+def top_line(t: Table, w: Words, width: int = 200) -> str:
+    """The title, the clock, the pace gauge, the turn and leader, deck and bag, and the score, in
+    ``width`` columns: when they do not fit, the leader's name is cut, then the words go in
+    order of need (the title, the turn, the gauge's word, the leader); the clock, the bag and
+    the score always stay."""
     v = t.view or {}
     title = escape(str((t.room or {}).get("title") or str(v.get("game", "FUSE")).upper()))
     left = t.clock_ms()
     clock = mmss(left) if left is not None else w("untimed")
     urgent = "bold white on #c0392b" if left is not None and left < 60_000 else "bold reverse"
-    parts = [f"[bold]{title}[/]", f"[{urgent}] {clock} [/]"]
+    if not t.clock_running and t.playing and left is not None and t.connection != "open":
+        urgent = "bold #aab on #334"  # held: the server holds it too until a player is back
+    head = f"[{urgent}] {clock} [/]"
+    if not v:
+        return f"[bold]{title}[/]  {head}"
     gauge = pace_text(v, left, w)
-    if gauge:
-        parts.append(gauge)
-    if v:
-        parts.append(f"{w('turn')} {v.get('turn', 0)} · {w('leader')} "
-                     f"{escape(_name(t, int(v.get('leader', 0)), w.lang))}")
+    score = (t.outcome or {}).get("score") or v.get("score") or {}
+    leader = _name(t, int(v.get("leader", 0)), w.lang)
+
+    def line(title_on: bool, turn_on: bool, gauge_on: int, leader_room: int | None, gap: str) -> str:
+        parts = [f"[bold]{title}[/]"] if title_on else []
+        parts.append(head)
+        if gauge and gauge_on:
+            parts.append(gauge if gauge_on == 2 else gauge.split(" ", 1)[1])
+        who = escape(leader if leader_room is None else shorten(leader, leader_room))
+        if leader_room != 0:
+            parts.append((f"{w('turn')} {v.get('turn', 0)} · " if turn_on else "") + f"{w('leader')} {who}")
         parts.append(f"{w('deck')} {v.get('deck_size', 0)} · {w('bag')} {v.get('bag_size', 0)}")
-        score = (t.outcome or {}).get("score") or v.get("score") or {}
         parts.append(f"{w('score')} [bold]{score.get('total', 0)}[/]")
-    return "  ".join(parts)
+        return gap.join(parts)
+
+    tries = [(True, True, 2, None, "  "), (True, True, 2, 12, "  "), (False, True, 2, 12, "  "),
+             (False, False, 2, 12, "  "), (False, False, 1, 12, "  "), (False, False, 1, 10, " "),
+             (False, False, 1, 0, " "), (False, False, 0, 0, " ")]
+    for args in tries:
+        text = line(*args)
+        if cells(text) <= width:
+            return text
+    return text
 
 
 #: the gauge's colours, as on the game screen
@@ -250,8 +284,11 @@ def _name(t: Table, seat: int, lang: str) -> str:
 
 def notice_line(t: Table, w: Words) -> str:
     """What the player is asked to do now, or what they are waiting for."""
+    if t.connection == "connecting":
+        key = "restarting" if t.restarting else "reconnecting"
+        return f"[yellow]{escape(w(key, n=t.attempt))}[/]"
     if t.restarting:
-        return f"[yellow]{escape(w('restarting'))}[/]"
+        return f"[yellow]{escape(w('restarting', n=0))}[/]"
     if t.error:
         frame = t.refused
         said = t.error
@@ -262,26 +299,55 @@ def notice_line(t: Table, w: Words) -> str:
     if v is None:
         return ""
     if t.seat is None:
-        return f"[dim]{escape(w('spectator'))}[/]"
+        return f"[dim]{escape(w('spectator'))}[/]  " + waiting_text(t, w) if t.playing else ""
     bits: list[str] = []
     if v.get("removal_cause"):
         bits.append(f"[yellow]{escape(cause_text(v['removal_cause'], w.lang))}[/]")
     mine = t.my_decision()
     if mine is not None and t.outcome is None:
-        kind = KINDS.get(str(mine.get("kind")))  # a kind this client lacks: the general words
-        key = f"your.{kind.words}" if kind is not None else "your.other"
-        key = key if key in _known(w) else "your.other"
-        text = f"[bold #f1c40f]▶ {escape(w(key))}[/]"
+        text = f"[bold #f1c40f]▶ {escape(w(your_key(mine, w)))}[/]"
         left = t.choices.get(str(t.seat))
         if left is not None:
             text += f" [dim]({escape(w('auto', s=(left + 999) // 1000))})[/]"
         bits.insert(0, text)
     elif t.outcome is None and v.get("to_act"):
-        bits.insert(0, f"[dim]{escape(w('waiting'))}[/]")
+        bits.insert(0, waiting_text(t, w))
     if v.get("must_roll_six"):
         who = ", ".join(_name(t, s, w.lang) for s in v["must_roll_six"])
         bits.append(escape(w("must_roll_six", who=who)))
     return "  ".join(bits)
+
+
+def your_key(decision: dict[str, Any], w: Words) -> str:
+    """The key of the words that ask this seat for ``decision`` (a kind this client lacks: the
+    general words). Naming says what may be named: a colour, a number, or either."""
+    kind = KINDS.get(str(decision.get("kind")))
+    key = f"your.{kind.words}" if kind is not None else "your.other"
+    if key == "your.name":
+        options = [str(o) for o in decision.get("options") or []]
+        colours = [o for o in options if o in DIE_STYLE]
+        key = "your.name.colour" if colours and len(colours) == len(options) else \
+            "your.name.number" if options and not colours else key
+    return key if key in _known(w) else "your.other"
+
+
+def waiting_text(t: Table, w: Words) -> str:
+    """Who the table waits for, and for what: ``Waiting for Luis to take a card from the row``."""
+    by_kind: dict[str, list[int]] = {}
+    for seat, decision in sorted(((t.view or {}).get("to_act") or {}).items(), key=lambda kv: int(kv[0])):
+        if int(seat) == t.seat:
+            continue
+        kind = KINDS.get(str(decision.get("kind")))
+        words = kind.words if kind is not None and f"wait.{kind.words}" in _known(w) else "other"
+        by_kind.setdefault(words, []).append(int(seat))
+    if not by_kind:
+        return ""
+    said = []
+    for words, seats in by_kind.items():
+        names = [_name(t, s, w.lang) for s in seats]
+        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {w('and')} {names[-1]}"
+        said.append(w(f"wait.{words}" + (".many" if len(names) > 1 else ""), who=who))
+    return f"[dim]{escape(w('waiting', what='; '.join(said)))}[/]"
 
 
 def _known(w: Words) -> set[str]:
@@ -289,17 +355,23 @@ def _known(w: Words) -> set[str]:
 
 
 def hint_line(t: Table, w: Words) -> str:
-    """The hint shown (``h``): what to do and why, in the table's language."""
+    """The hint shown (``h``): what to do and why, in the table's language. The reason's head
+    says the move again, with the card's name: it is left out after the move's own words."""
+    if t.hint_wanted and t.hint is None:
+        return f"[bold cyan]{escape(w('hint'))}:[/] [dim]{escape(w('hint.thinking'))}[/]"
     h = t.hint
     if h is None:
-        return ""
+        return f"[#ffcc4d]{escape(t.intro)}[/]" if t.intro and t.playing else ""
     advice = h.get("advice") or {}
     try:
         what = hint_text(advice, w.lang, t.names, t.seat)
         why = hint_reason(advice, w.lang, t.names, t.seat)
     except ValueError:
         what, why = str(h.get("text") or ""), str(h.get("reason") or "")
-    return f"[bold cyan]{escape(w('hint'))}:[/] {escape(what)} [dim]— {escape(why)}[/]"
+    head, sep, rest = why.partition(": ")
+    if sep and rest:
+        why = rest
+    return f"[bold cyan]{escape(w('hint'))}:[/] [bold]{escape(what)}[/] [dim]— {escape(why)}[/]"
 
 
 def roll_line(t: Table, w: Words) -> str:
@@ -393,6 +465,122 @@ def _seat_tags(t: Table, seat: int, hand: dict[str, Any], w: Words, *, role: boo
     return " [dim]·[/] ".join(tags)
 
 
+def seat_label(t: Table, seat: int | None, w: Words) -> str:
+    """A seat's name (its number when it has none), or ``?``."""
+    return "?" if seat is None else _name(t, int(seat), w.lang)
+
+
+# ---------------------------------------------------------------------- the table drawn (wide)
+def _box(card: dict[str, Any], w: Words, **kw: Any) -> drawing.Block:
+    return drawing.card_box(card, card_name(card, w.lang), w.lang, spark_word=w("spark"), **kw)
+
+
+def roll_block(t: Table, w: Words) -> str:
+    """The roll drawn as dice, each with its number over it; what else lies in the middle (unused
+    dice, the penalty die) on the title line."""
+    v = t.view or {}
+    head = f"[bold]{escape(w('roll'))}[/]"
+    extra: list[str] = []
+    if v.get("unused"):
+        extra.append(f"{escape(w('unused'))}: " + " ".join(die_chip(_die(v, d)) for d in v["unused"]))
+    if v.get("penalty_die"):
+        extra.append(f"{escape(w('penalty_die'))}: {die_chip(v['penalty_die'])}")
+    if v.get("bonus_die"):
+        extra.append(escape(w("bonus_die")))
+    if extra:
+        head += "   [dim]│[/] " + "  ".join(extra)
+    dice = t.rolled()
+    if not dice:
+        return f"{head}\n[dim]{escape(w('roll.none'))}[/]"
+    blocks = []
+    for n, d in enumerate(dice, 1):
+        movable = not d.get("placed") and (bool(t.targets(int(d["id"])))
+                                           or any(a.get("die") == d["id"] for a in t.choice_moves()))
+        blocks.append(drawing.die_block(d, n, selected=t.die == d.get("id"), movable=movable,
+                                        click=None if d.get("placed") else f"app.die({d['id']})"))
+    return head + "\n" + "\n".join(drawing.side_by_side(blocks, 400, gap=2))
+
+
+def mine_cards(t: Table, w: Words, width: int) -> str:
+    """Your cards drawn as cards side by side, the picked die's slots marked and clickable; under
+    them the card the cursor is on (else your first unfinished one) in words."""
+    if t.seat is None:
+        return ""
+    hand = hand_of(t, t.seat)
+    target = t.target()
+    legal: dict[str, dict[int, str]] = {}
+    for tg in t.targets():
+        legal.setdefault(tg.card, {})[tg.slot] = "legal"
+    if target is not None:
+        legal.setdefault(target.card, {})[target.slot] = "cursor"
+    cards = hand.get("cards") or []
+    head = f"[bold]{escape(w('mine'))}[/] {_seat_tags(t, t.seat, hand, w)}"
+    boxes = [_box(c, w, marks=legal.get(c["id"]), clickable=True,
+                  frame="#f1c40f" if target is not None and c["id"] == target.card else "#46566a")
+             for c in cards]
+    lines = [head, *drawing.side_by_side(boxes, width)]
+    about = next((c for c in cards if target is not None and c["id"] == target.card), None)
+    about = about or next((c for c in cards if not c.get("complete")), None)
+    if about is not None:
+        lines.append(f"[dim]{escape(about['id'])}: {escape(card_text(about, w.lang))}[/]")
+    return "\n".join(lines)
+
+
+def row_cards(t: Table, w: Words, width: int) -> str:
+    """The row (or the stacks' tops) drawn as cards side by side; when the player must take one,
+    each is clickable and the highlighted one framed."""
+    v = t.view or {}
+    takes = {a.get("card"): (i, a) for i, a in enumerate(t.choice_moves()) if a.get("kind") == "take"}
+
+    def box(card: dict[str, Any], label: str | None = None) -> drawing.Block:
+        hit = takes.get(card["id"])
+        here = hit is not None and t.die is None and t.choice == hit[0]
+        name = card_name(card, w.lang) if label is None else f"{label} · {card_name(card, w.lang)}"
+        return drawing.card_box(card, name, w.lang, spark_word=w("spark"),
+                                frame="#f1c40f" if here else "#8a7a2a" if hit is not None else "#46566a",
+                                click=f"app.act({_quote(hit[1]['action'])})" if hit is not None else None)
+
+    if v.get("stacks"):
+        blocks = []
+        for s in v["stacks"]:
+            label = w("level", level=s.get("level"), n=s.get("size"))
+            if s.get("top"):
+                blocks.append(box(s["top"], label))
+            else:
+                blocks.append(drawing.Block((f"[dim]{escape(label)}: {escape(w('empty'))}[/]",),
+                                            len(label) + 2 + len(w("empty"))))
+        title = w("stacks")
+    else:
+        blocks = [box(c) for c in v.get("row") or []]
+        title = w("row.take") if takes else w("row")
+    return "\n".join([f"[bold]{escape(title)}[/]", *drawing.side_by_side(blocks, width)])
+
+
+def team_cards(t: Table, w: Words, width: int) -> str:
+    """The other seats, each with its name, who plays it and where it stands, its hand drawn as
+    cards side by side."""
+    v = t.view or {}
+    lines = [f"[bold]{escape(w('team'))}[/]"]
+    for s in range(int(v.get("players") or len(t.names))):
+        if s == t.seat:
+            continue
+        hand = hand_of(t, s)
+        lines.append(f"[bold]{escape(_name(t, s, w.lang))}[/]{_badge(t, s, w)} {_seat_tags(t, s, hand, w)}")
+        boxes = [_box(c, w, min_inner=10, max_inner=24) for c in hand.get("cards") or []]
+        lines += drawing.side_by_side(boxes, width)
+    return "\n".join(lines)
+
+
+def _badge(t: Table, seat: int, w: Words) -> str:
+    seats = (t.room or {}).get("seats") or []
+    info = seats[seat] if seat < len(seats) else {}
+    if info.get("kind") == "bot" or info.get("autoplay"):
+        return f" [dim]({escape(w('bot'))})[/]"
+    if info.get("kind") == "human" and not info.get("connected", True):
+        return f" [dim]({escape(w('away'))})[/]"
+    return ""
+
+
 def row_block(t: Table, w: Words, *, wide: bool) -> str:
     """The row of cards in the middle (or the stacks' tops). When the player must take one, each
     card gets its own line, the highlighted choice marked and every card clickable."""
@@ -472,8 +660,20 @@ def log_lines(t: Table, w: Words) -> list[str]:
             out.append(f"[cyan]{escape(str(c.get('name')))}:[/] {escape(str(c.get('text')))}")
         elif "signal" in item:
             s = item["signal"]
-            out.append(f"[cyan]{escape(str(s.get('name')))}[/] ⚑ {escape(str(s.get('signal')))}")
+            out.append(f"[cyan]{escape(str(s.get('name')))}[/] ⚑ {escape(signal_words(s, t, w))}")
     return out
+
+
+def signal_words(s: dict[str, Any], t: Table, w: Words) -> str:
+    """A quick signal in words, with the die it points at: ``I need this (Blue 4)``."""
+    said = page_words(w.lang).get(f"signal.{s.get('signal')}", str(s.get("signal")))
+    die = _die(t.view or {}, s["die"]) if s.get("die") is not None else None
+    return f"{said} ({die_words(die, w.lang)})" if die is not None else said
+
+
+def page_words(lang: str) -> Mapping[str, str]:
+    """The catalogue of ``lang`` (the page's words too: the signals are said as the page says them)."""
+    return catalogue(lang)
 
 
 def _event_line(e: dict[str, Any], t: Table, w: Words) -> str:
@@ -576,7 +776,7 @@ def end_text(t: Table, w: Words) -> str:
         if i == len(rows) - 1:
             lines.append("─" * (width + 5))
         lines.append(f"[{style}]{line}[/]" if style else line)
-    lines += ["", f"[dim]{escape(w('official' if o.get('official') else 'unofficial'))}[/]"]
+    lines += ["", f"[dim]{escape(standing(t, w))}[/]"]
     if t.log_id is not None:
         lines.append(escape(w("stored", id=t.log_id)))
     elif t.stored:
@@ -584,6 +784,26 @@ def end_text(t: Table, w: Words) -> str:
     else:
         lines.append(f"[dim]{escape(w('storing'))}[/]")
     return "\n".join(lines)
+
+
+def standing(t: Table, w: Words) -> str:
+    """Where the game stands in the BDT Log: untimed practice, or a timed game that is ranked, or
+    unranked because bots played or the deal was chosen (the log entry's word when the link read
+    it, else what this table saw)."""
+    o = t.outcome or {}
+    if not o.get("official"):
+        return w("unofficial")
+    entry = t.entry or {}
+    bots = bool(entry.get("bots")) if entry else bool(t.bot_seats)
+    seeded = entry.get("seeded") if entry else t.seeded
+    why = [w("unranked.bots")] if bots else []
+    if seeded:
+        why.append(w("unranked.seeded"))
+    if why:
+        return w("unranked", why=", ".join(why))
+    if entry.get("ranked") or (not entry and seeded is False):
+        return w("ranked")
+    return w("official")
 
 
 def lobby_text(t: Table, w: Words) -> str:

@@ -19,6 +19,14 @@ MAX_LOG = 200
 
 
 @dataclass(frozen=True)
+class Why:
+    """Why a selection cannot be made: a key of the screen's words and the facts it names."""
+
+    key: str
+    facts: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Target:
     """A slot the selected die may go to, and the action that puts it there."""
 
@@ -56,13 +64,28 @@ class Table:
         self.log: list[dict[str, Any]] = []
         self.error: str | None = None
         self.refused: dict[str, Any] | None = None  #: the error frame behind ``error``, to word it
-        self.restarting = False
+        self.restarting = False  #: the server said it is restarting, and is not back yet
+        #: the link to the room: ``open``, ``connecting`` (lost, trying again: ``attempt`` says how
+        #: often) or ``closed`` (given up); a local game is always open
+        self.connection = "open"
+        self.attempt = 0
         self.seq = 0
+        #: seats a bot played at some moment of the game (a bot's seat, or a person's seat in
+        #: autoplay): such a game is unranked
+        self.bot_seats: set[int] = set()
+        self.seeded: bool | None = None  #: the deal was chosen (``--seed``); None: not known here
+        self.entry: dict[str, Any] | None = None  #: the game's BDT Log entry, when the link read it
         # the selection
         self.die: int | None = None
         self.cursor = 0  #: index into ``targets()`` while a die is selected
-        self.choice = 0  #: index into ``choice_moves()``
+        #: index into ``choice_moves()``; -1: none highlighted (the moves a seat may make beside
+        #: placing, such as a role ability, are highlighted only once the player moves to them)
+        self.choice = -1
+        self._choice_list: tuple[str, ...] = ()  #: the moves ``choice`` indexes into
         self.hint: dict[str, Any] | None = None  #: the hint shown, until the next change
+        #: ``h`` was pressed while the planner was still thinking: the hint shows when it comes
+        self.hint_wanted = False
+        self.intro: str | None = None  #: a word for the start of the game, until the player acts
 
     # ------------------------------------------------------------------ frames
     def feed(self, frame: dict[str, Any]) -> None:
@@ -71,10 +94,12 @@ class Table:
         if kind == "welcome":
             self.seat = frame.get("seat")
             self.room = frame.get("room")
+            self._note_bots()
         elif kind == "room":
             self.room = frame.get("room")
             if self.room is not None and self.room.get("log_id") is not None:
                 self.log_id = self.room["log_id"]
+            self._note_bots()
         elif kind == "state":
             self._on_state(frame)
         elif kind == "over":
@@ -91,12 +116,40 @@ class Table:
             self.refused = frame
         elif kind == "restarting":
             self.restarting = True
+            self.hold_clock()
         del self.log[:-MAX_LOG]
+
+    def _note_bots(self) -> None:
+        room = self.room or {}
+        if room.get("status") == "lobby":
+            return
+        for s in room.get("seats") or []:
+            if s.get("kind") == "bot" or s.get("autoplay"):
+                self.bot_seats.add(int(s.get("seat", 0)))
+
+    def hold_clock(self, now: float | None = None) -> None:
+        """Stop counting down where the clock is now (the server stopped, or the link to it is
+        lost: the server's clock is held until a player is back, and the next state frame says
+        where it stands)."""
+        if self.clock_running:
+            self.clock_left_ms = self.clock_ms(now)
+            self.clock_running = False
+            self.clock_at = time.monotonic() if now is None else now
+
+    def lost(self, attempt: int) -> None:
+        """The link to the room is lost; it is being opened again (``attempt``: the how-manyth try)."""
+        self.connection, self.attempt = "connecting", attempt
+        self.hold_clock()
+
+    def back(self) -> None:
+        """The link to the room is open again (its frames follow)."""
+        self.connection, self.attempt = "open", 0
 
     def _on_state(self, frame: dict[str, Any]) -> None:
         self.restarting = False
         if frame.get("seat") is not None or self.seat is None:
             self.seat = frame.get("seat")
+        changed = int(frame.get("seq") or 0) != self.seq  # else the same table with its hints
         self.seq = int(frame.get("seq") or 0)
         self.view = frame.get("view")
         self.moves = frame.get("moves") or {"place": [], "actions": []}
@@ -112,12 +165,32 @@ class Table:
             self.outcome = self.view["outcome"]
         if self.hint is not None and not self._still_open(self.hint):
             self.hint = None
-        self.error = None
+        if changed:
+            self.error = None
         # a selection the new state no longer allows goes
         if self.die is not None and not self.targets() and not self._die_choices(self.die):
             self.die = None
         self.cursor = min(self.cursor, max(0, len(self.targets()) - 1))
-        self.choice = min(self.choice, max(0, len(self.choice_moves()) - 1))
+        # a new list of choices starts without a highlight, or on its first entry when the seat
+        # must choose one of them: a cursor never carries over to another list, where an Enter
+        # meant for the old one could spend a role ability
+        listed = tuple(str(a.get("action")) for a in self.choice_moves())
+        if listed != self._choice_list:
+            kept = self._choice_list[self.choice] if 0 <= self.choice < len(self._choice_list) else None
+            self._choice_list = listed
+            if kept is not None and kept in listed and self._must_choose():
+                self.choice = listed.index(kept)  # the same list with a move less: stay on it
+            else:
+                self.choice = 0 if listed and self._must_choose() else -1
+        if self.hint_wanted and self.hints:
+            self.hint_wanted = False
+            self.follow_hint()
+
+    def _must_choose(self) -> bool:
+        """Whether this seat must answer with one of the choices (a card to take, a die to give up,
+        a colour to name...): not placing a die, where other moves are only offered."""
+        mine = self.my_decision()
+        return mine is not None and mine.get("kind") not in ("distribute", "role")
 
     # ------------------------------------------------------------------ reading
     @property
@@ -208,12 +281,13 @@ class Table:
         return any(text in p.get("actions", []) for p in self.moves.get("place") or [])
 
     # ------------------------------------------------------------------ selecting
-    def pick(self, number: int) -> str | None:
-        """Select die ``number`` of the roll (1 is the first); returns why not, or None."""
+    def pick(self, number: int) -> Why | None:
+        """Select die ``number`` of the roll (1 is the first); returns why not (a key of the
+        screen's words and its facts), or None."""
         dice = self.rolled()
         if not 1 <= number <= len(dice):
             self.die = None
-            return "no_die"
+            return Why("no_die", {"n": number})
         die = int(dice[number - 1]["id"])
         if self.targets(die):
             self.die, self.cursor = die, 0
@@ -223,14 +297,40 @@ class Table:
             self.die, self.choice = None, mine[0]
             return None
         self.die = None
-        return "no_slot"
+        return self._why_not(number, dice[number - 1])
 
-    def pick_id(self, die: int) -> str | None:
+    def _why_not(self, number: int, d: dict[str, Any]) -> Why:
+        """Why die ``number`` of the roll cannot be picked now."""
+        holder = self.holder(int(d["id"]))
+        if d.get("placed") or holder is not None:
+            if holder == self.seat:
+                return Why("die_yours", {"n": number})
+            return Why("die_taken", {"n": number, "seat": holder})
+        hand: dict[str, Any] = next(
+            (h for h in (self.view or {}).get("hands") or [] if h.get("seat") == self.seat), {})
+        if hand.get("done"):
+            return Why("die_done", {"n": number})
+        quota = hand.get("quota")
+        if quota is not None and int(hand.get("taken") or 0) >= int(quota):
+            return Why("die_quota", {"n": number, "quota": quota})
+        if self.my_decision() is None:
+            return Why("die_not_now", {"n": number})
+        return Why("no_slot", {"n": number})
+
+    def holder(self, die: int) -> int | None:
+        """The seat on whose card die ``die`` lies, if it lies on one."""
+        for hand in (self.view or {}).get("hands") or []:
+            for card in hand.get("cards") or []:
+                if any(d is not None and d.get("id") == die for d in card.get("dice") or []):
+                    return int(hand.get("seat", 0))
+        return None
+
+    def pick_id(self, die: int) -> Why | None:
         """Select a die by its id (a click)."""
         for i, d in enumerate(self.rolled()):
             if d.get("id") == die:
                 return self.pick(i + 1)
-        return "no_die"
+        return Why("no_die", {"n": die})
 
     def move(self, step: int) -> None:
         """Move the slot cursor (a die selected) or the choice cursor by ``step``."""
@@ -240,7 +340,8 @@ class Table:
             return
         cm = self.choice_moves()
         if cm:
-            self.choice = (self.choice + step) % len(cm)
+            self.choice = (step - 1 if step > 0 else step) % len(cm) if self.choice < 0 else \
+                (self.choice + step) % len(cm)
 
     def aim(self, card: str, slot: int) -> str | None:
         """The action that puts the selected die on ``card`` ``slot`` (a click), if it may go there."""
