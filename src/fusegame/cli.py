@@ -834,9 +834,13 @@ def review_cmd(
 
 @app.command("play")
 def play_cmd(
+    ctx: typer.Context,
     join: Annotated[str | None, typer.Option(
         "--join", metavar="URL", help="Take a seat in a room of a running `fuse serve`: the room link "
-                                      "the browser shows (http://HOST:PORT/#/room/CODE).")] = None,
+                                      "the browser shows (http://HOST:PORT/#/room/CODE). The same link "
+                                      "joined again from this machine takes the same seat back.")] = None,
+    watch: Annotated[bool, typer.Option(
+        "--watch", help="With --join: watch the room's game without a seat.")] = False,
     game: GameOpt = "fuse",
     players: Players = None,
     difficulty: DifficultyOpt = "standard",
@@ -848,8 +852,9 @@ def play_cmd(
     strict_fuse: StrictOpt = False,
     untimed: UntimedOpt = False,
     cards_file: CardsOpt = None,
-    bot_delay: Annotated[float, typer.Option(
-        "--bot-delay", help="Seconds each bot takes per action (about a person's pace).")] = 1.5,
+    bot_delay: Annotated[float | None, typer.Option(
+        "--bot-delay", help="Seconds each bot takes per action, so how fast your teammates grab dice "
+                            "(default 1.5, as in the browser's rooms; 3 in your first game).")] = None,
     no_hints: Annotated[bool, typer.Option(
         "--no-hints", help="Play without the planner's hints (h).")] = False,
     name: Annotated[str | None, typer.Option(
@@ -861,6 +866,10 @@ def play_cmd(
              "`fuse serve` uses).")] = None,
 ) -> None:
     """Play in the terminal: you hold seat 0, the team planner the others; or --join a room."""
+    if sys.stderr.isatty():  # something at once, while the table is laid out
+        typer.echo("fuse play: dealing the cards…" if join is None else "fuse play: joining the room…",
+                   err=True)
+
     def run() -> None:
         from fusegame.server.options import MAX_BOT_DELAY_MS, RoomOptions
         from fusegame.server.storage import Storage, StorageError, default_url
@@ -873,43 +882,83 @@ def play_cmd(
         who = join_name(name if name is not None else os.environ.get("USER") or "Player")
         if who is None:
             _fail("--name must be 1 to 24 characters")
+        if watch and join is None:
+            _fail("--watch needs --join URL: the room to watch")
         if join is not None:
-            from fusegame.terminal.remote import JoinError, RemoteLink, parse_room_url
-            from fusegame.terminal.remote import join as take_seat
-
-            try:
-                link = parse_room_url(join)
-                seat, token = take_seat(link, who)
-            except JoinError as e:
-                _fail(str(e), 1)
-            _run_app(RemoteLink(link, seat, token), language)
+            _join_room(ctx, join, who, language, watch)
             return
-        if not 0 <= bot_delay * 1000 <= MAX_BOT_DELAY_MS:
-            _fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY_MS // 1000} seconds, not {bot_delay}")
+        delay = bot_delay
+        if delay is not None and not 0 <= delay * 1000 <= MAX_BOT_DELAY_MS:
+            _fail(f"--bot-delay must be from 0 to {MAX_BOT_DELAY_MS // 1000} seconds, not {delay}")
         if seed is not None and not 0 <= seed <= 2**63 - 1:
             _fail(f"--seed must be from 0 to 2^63-1, not {seed}")
         config = make_config(_players(players, game), difficulty, setup, six_point_cards, strict_fuse,
                              untimed, cards_file, game, modules or (), fuse_cards)
-        options = RoomOptions(config=config, hints=not no_hints, bot_delay_ms=round(bot_delay * 1000),
-                              seed=seed)
         try:
             storage = Storage(db or default_url())
         except StorageError as e:
             _fail(str(e))
+        intro: tuple[str, dict[str, Any]] | None = None
+        if delay is None:
+            # a first game at this log: the bots give a newcomer time to read the roll
+            first = _first_game(storage)
+            delay = FIRST_GAME_BOT_DELAY if first else DEFAULT_BOT_DELAY
+            if first:
+                intro = ("first_game", {"s": f"{FIRST_GAME_BOT_DELAY:g}", "usual": f"{DEFAULT_BOT_DELAY:g}"})
+        options = RoomOptions(config=config, hints=not no_hints, bot_delay_ms=round(delay * 1000), seed=seed)
         from fusegame.terminal.local import LocalLink
 
         try:
-            _run_app(LocalLink(options, who, storage), language)
+            _run_app(LocalLink(options, who, storage), language, intro)
         finally:
             storage.close()
 
     _guard(run)
 
 
-def _run_app(link: Any, lang: str) -> None:
+#: The bots' pace in ``fuse play`` (seconds a bot takes per action): the browser rooms' default,
+#: and a gentler one for the first game played at a BDT Log.
+DEFAULT_BOT_DELAY = 1.5
+FIRST_GAME_BOT_DELAY = 3.0
+#: The options of ``fuse play`` that make a game: a room's game is the room's (``--join``).
+_GAME_OPTIONS = ("game", "players", "difficulty", "seed", "modules", "fuse_cards", "setup", "six_point_cards",
+                 "strict_fuse", "untimed", "cards_file", "bot_delay", "no_hints", "db")
+
+
+def _first_game(storage: Any) -> bool:
+    try:
+        return int(storage.count_games()) == 0
+    except Exception:  # a log that cannot be read says nothing about the player
+        return False
+
+
+def _join_room(ctx: typer.Context, url: str, who: str, language: str, watch: bool) -> None:
+    """``fuse play --join URL``: the seat this machine holds in the room (taken back with the
+    token kept in the data directory) or a new one, or a spectator's socket (``--watch``)."""
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name) if param.name in _GAME_OPTIONS else None
+        if source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT"):
+            flag = max(param.opts, key=len)
+            _fail(f"{flag} makes a game of your own: with --join the room's game is played as the room "
+                  f"was made")
+    from fusegame.terminal.remote import JoinError, RemoteLink, SeatBook, parse_room_url, take_seat
+
+    try:
+        link = parse_room_url(url)
+        if watch:
+            _run_app(RemoteLink(link, None, None), language)
+            return
+        book = SeatBook()
+        seat, token, _ = take_seat(link, who, book)
+    except JoinError as e:
+        _fail(str(e), 1)
+    _run_app(RemoteLink(link, seat, token, book), language)
+
+
+def _run_app(link: Any, lang: str, intro: tuple[str, dict[str, Any]] | None = None) -> None:
     from fusegame.terminal.app import FuseApp
 
-    app_ = FuseApp(link, lang)
+    app_ = FuseApp(link, lang, intro=intro)
     app_.run()
     t = app_.table
     if t.outcome is not None:

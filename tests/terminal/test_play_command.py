@@ -3,13 +3,15 @@ language or database; each is one line on stderr and an exit code, never a trace
 
 from __future__ import annotations
 
+import json
 import socket
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from fusegame import cli
-from fusegame.terminal.remote import JoinError, parse_room_url
+from fusegame.terminal.remote import BOOK_SIZE, JoinError, SeatBook, parse_room_url
 
 
 def _fails(args: list[str], code: int) -> str:
@@ -56,3 +58,19 @@ def test_room_links_as_the_browser_shows_them(url: str, base: str, code: str) ->
 def test_not_a_room_link() -> None:
     with pytest.raises(JoinError):
         parse_room_url("http://localhost:8000/")
+
+
+def test_the_seat_book_keeps_the_newest_seats_and_survives_a_bad_file(tmp_path: Path) -> None:
+    book = SeatBook(tmp_path / "seats.json")
+    link = parse_room_url("http://localhost:8000/#/room/ABCD")
+    assert book.get(link) is None
+    book.path.write_text("{not json")
+    assert book.get(link) is None  # a bad file is as good as none
+    book.put(link, 2, "tok", "Ana")
+    assert book.get(link) == (2, "tok")
+    for i in range(BOOK_SIZE + 5):
+        book.put(parse_room_url(f"http://localhost:8000/#/room/R{i}"), 0, f"t{i}", "Ana")
+    kept = json.loads(book.path.read_text())["seats"]
+    assert len(kept) == BOOK_SIZE and "http://localhost:8000/#/room/R104" in kept
+    book.forget(parse_room_url("http://localhost:8000/#/room/R104"))
+    assert book.get(parse_room_url("http://localhost:8000/#/room/R104")) is None

@@ -61,6 +61,15 @@ async def _play(link: Any, seat: int, token: str, base: str, code: str, other: d
             await pilot.press("d")
             await until(pilot, lambda: any(e["kind"] == "seat_done" and e["seat"] == seat
                                            for f in frames if f["type"] == "state" for e in f["events"]))
+            # the terminal player talks: the browser player's socket hears a signal and a line
+            await pilot.press("w", "c", *"hola", "enter")
+            await until(pilot, lambda: any(f["type"] == "chat" and f["seat"] == seat for f in frames))
+            signal = next(f for f in frames if f["type"] == "signal" and f["seat"] == seat)
+            assert signal["signal"] == "wait" and signal["die"] is None
+            assert next(f for f in frames if f["type"] == "chat")["text"] == "hola"
+            # and hears the browser player's
+            await ws.send(json.dumps({"type": "signal", "signal": "take", "die": None}))
+            await until(pilot, lambda: "Luis ⚑ Take it" in shown(app, "#log-left-text"))
             await pilot.press("q")
             assert "Leave the game?" in shown(app, "#dialog")
             await pilot.press("y")
@@ -74,7 +83,8 @@ def test_joining_a_full_room_or_a_wrong_code_is_one_line(tmp_path: Path) -> None
         full = CliRunner().invoke(cli.app, ["play", "--join", base + made["url"], "--name", "Ana"])
         assert full.exit_code == 1
         assert full.stderr.strip().splitlines() == [
-            f"fuse: error: cannot join room {made['code']}: every seat is taken: you may watch the game"]
+            f"fuse: error: cannot join room {made['code']}: every seat is taken (watch the game: "
+            f"fuse play --join {base}/#/room/{made['code']} --watch)"]
         wrong = CliRunner().invoke(cli.app, ["play", "--join", f"{base}/#/room/ZZZZ", "--name", "Ana"])
         assert wrong.exit_code == 1
         assert wrong.stderr.startswith(f"fuse: error: no room ZZZZ at {base}")
