@@ -180,3 +180,22 @@ def test_the_end_screen_says_whether_the_game_is_ranked() -> None:
     assert "Timed game, ranked" in end_text(t, Words("en"))
     t.outcome = {**t.outcome, "official": False}  # type: ignore[dict-item]
     assert "unofficial score" in end_text(t, Words("en"))
+
+
+def test_the_slot_cursor_stays_on_its_slot_when_the_others_change() -> None:
+    def frame(seq: int, slots: list[int]) -> dict[str, Any]:
+        f = _frame(seq, {"0": {"kind": "distribute"}}, [])
+        f["view"]["hands"] = [{"seat": 0, "cards": [{"id": "F13", "notation": "% % %", "dice": [None] * 3}]}]
+        f["view"]["rolled"] = [{"id": 7, "die": "K4", "colours": "K", "face": 4}]
+        f["moves"]["place"] = [{"die": 7, "card": "F13", "slots": slots,
+                                "actions": [f"place d7 F13 s{s + 1}" for s in slots]}]
+        return f
+
+    t = Table()
+    t.feed(frame(1, [1, 2]))
+    t.pick(1)
+    assert t.confirm() == "place d7 F13 s2"
+    t.feed(frame(2, [0, 1, 2]))  # a slot more before it: the cursor stays on slot 2
+    assert t.confirm() == "place d7 F13 s2"
+    t.feed(frame(3, [0, 2]))  # its slot gone: the cursor stays in the list
+    assert t.confirm() in ("place d7 F13 s1", "place d7 F13 s3")

@@ -187,6 +187,8 @@ class FuseApp(App[None]):
         self._width = 80
         self._ended = False
         self._asked_entry = False
+        #: what the screen says until the room's first frame (a local game is being dealt)
+        self._starting = str(getattr(link, "arriving", "starting"))
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -194,7 +196,7 @@ class FuseApp(App[None]):
             self.parts[name] = Part(text, id=name)
             return self.parts[name]
 
-        yield part("top", f"[bold]FUSE[/]  [dim]{escape(self.words('starting'))}[/]")
+        yield part("top", f"[bold]FUSE[/]  [dim]{escape(self.words(self._starting))}[/]")
         yield part("notice")
         yield part("lobby")
         with Horizontal(id="body"):
@@ -309,7 +311,10 @@ class FuseApp(App[None]):
         if body is not None:
             body.display = not in_lobby
         if in_lobby:
-            p["top"].update(f"[bold]{escape(str((t.room or {}).get('title') or 'FUSE'))}[/]")
+            title = f"[bold]{escape(str((t.room or {}).get('title') or 'FUSE'))}[/]"
+            if t.room is None and t.connection == "open":  # nothing from the room yet
+                title += f"  [dim]{escape(w(self._starting))}[/]"
+            p["top"].update(title)
             p["lobby"].update(render.lobby_text(t, w) if t.room else "")
             p["notice"].update(render.notice_line(t, w) if t.error or t.connection != "open" else "")
             p["keys"].update(w("keys.lobby"))

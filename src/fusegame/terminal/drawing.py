@@ -124,8 +124,8 @@ def card_box(card: dict[str, Any], name: str, lang: str, *, marks: dict[int, str
     side = f"[{colour}]│[/]"
     short = name if len(name) <= inner else name[: inner - 1].rstrip() + "…"
     lines.append(f"{side} [italic]{escape(pad(short, len(short), inner))}[/] {side}")
+    before, _ = centre("x" * diagram_w, inner)  # the diagram centred as one block
     for markup, width in body:
-        before, _ = centre("x" * width, inner)
         lines.append(f"{side} {before}{pad(markup, width, inner - len(before))} {side}")
     for text in _wrap("; ".join(extra), inner) if extra else []:
         lines.append(f"{side} [dim]{escape(pad(text, len(text), inner))}[/] {side}")

@@ -75,6 +75,7 @@ class LocalLink:
     """Seat 0 of an in-process room, the other seats bots; frames go to ``deliver``."""
 
     seat: int | None = 0
+    arriving = "starting"  #: the screen's word until the first frame (the cards are being dealt)
 
     def __init__(self, options: RoomOptions, name: str, storage: Storage | None, *,
                  position: GameState | None = None) -> None:

@@ -238,6 +238,8 @@ class RemoteLink:
     ``watching`` when the room no longer knows the seat's token; ``on_close`` hears why when it is
     given up (the room is gone)."""
 
+    arriving = "joining"  #: the screen's word until the first frame
+
     def __init__(self, link: RoomLink, seat: int | None, token: str | None,
                  book: SeatBook | None = None) -> None:
         self.link = link

@@ -150,6 +150,7 @@ class Table:
         if frame.get("seat") is not None or self.seat is None:
             self.seat = frame.get("seat")
         changed = int(frame.get("seq") or 0) != self.seq  # else the same table with its hints
+        aimed = self.target()  # the slot under the cursor stays under it while it may be aimed at
         self.seq = int(frame.get("seq") or 0)
         self.view = frame.get("view")
         self.moves = frame.get("moves") or {"place": [], "actions": []}
@@ -170,7 +171,10 @@ class Table:
         # a selection the new state no longer allows goes
         if self.die is not None and not self.targets() and not self._die_choices(self.die):
             self.die = None
-        self.cursor = min(self.cursor, max(0, len(self.targets()) - 1))
+        spots = [(t.card, t.slot) for t in self.targets()]
+        if aimed is not None and (aimed.card, aimed.slot) in spots:
+            self.cursor = spots.index((aimed.card, aimed.slot))
+        self.cursor = min(self.cursor, max(0, len(spots) - 1))
         # a new list of choices starts without a highlight, or on its first entry when the seat
         # must choose one of them: a cursor never carries over to another list, where an Enter
         # meant for the old one could spend a role ability
