@@ -201,3 +201,27 @@ def test_a_join_player_on_another_process_survives_the_owner_killed(tmp_path: Pa
             log_id = asyncio.run(go())
             entry = httpx.get(f"{b.base}/api/log/{log_id}").json()
             assert entry["names"][seat] == "Ana" and entry["played_by"][seat] == "person"
+
+
+def test_a_room_gone_while_away_ends_the_tries_and_says_where_the_game_is() -> None:
+    class Gone:
+        """A socket that answers as a server does for a room whose game is over and gone."""
+
+        def __aiter__(self) -> Gone:
+            self.frames = ['{"type": "error", "code": "unknown_room", "message": "no room", '
+                           '"reason": "finished", "params": {"log_id": 12}}']
+            return self
+
+        async def __anext__(self) -> str:
+            if not self.frames:
+                raise StopAsyncIteration
+            return self.frames.pop(0)
+
+    link = RemoteLink(parse_room_url("http://127.0.0.1:1/#/room/ABCD"), 0, "tok")
+    seen: list[str] = []
+    final = asyncio.run(link._read(Gone(), seen.append))  # type: ignore[arg-type]
+    assert final == "!room_over 12" and len(seen) == 1
+    app = FuseApp(link, "en")
+    app._lost(final)
+    assert app.table.error == ("The game ended while the connection was away: it is in the BDT Log as "
+                               "game 12. Press q.")

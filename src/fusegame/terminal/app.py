@@ -277,7 +277,12 @@ class FuseApp(App[None]):
         self.table.connection = "closed"
         self.table.hold_clock()
         if self.table.outcome is None or not self.table.stored:
-            said = self.words(why[1:]) if why.startswith("!") else self.words("lost_conn", why=why)
+            if why.startswith("!room_over "):  # the game ended while the link was away
+                said = self.words("room_over", id=why.split(" ", 1)[1])
+            elif why.startswith("!"):
+                said = self.words(why[1:])
+            else:
+                said = self.words("lost_conn", why=why)
             self.table.error = said
             if self.is_running:
                 self.show()

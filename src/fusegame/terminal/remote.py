@@ -310,7 +310,8 @@ class RemoteLink:
                         self.book.forget(self.link)
                     self.on_status("watching", 0)
                 if kind == "error" and frame.get("code") == "unknown_room":
-                    final = "!room_gone"
+                    log_id = (frame.get("params") or {}).get("log_id")
+                    final = "!room_gone" if log_id is None else f"!room_over {int(log_id)}"
                 elif kind == "error" and frame.get("code") == "rate_limited":
                     self._wait_at_least = float((frame.get("params") or {}).get("retry_after") or 0)
                 elif kind == "pong":
