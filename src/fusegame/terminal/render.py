@@ -393,6 +393,14 @@ def roll_line(t: Table, w: Words) -> str:
         cells.append(f"[@click=app.die({d['id']})]{cell}[/]")
     body = "   ".join(cells) if cells else f"[dim]{escape(w('roll.none'))}[/]"
     text = f"[bold]{escape(w('roll'))}[/]  " + body
+    extra = _middle_extras(v, w)
+    if extra:
+        text += "   [dim]│[/] " + "  ".join(extra)
+    return text
+
+
+def _middle_extras(v: dict[str, Any], w: Words) -> list[str]:
+    """What lies in the middle beside the roll: the unused dice, the penalty die, the bonus die."""
     extra: list[str] = []
     if v.get("unused"):
         extra.append(f"{escape(w('unused'))}: " + " ".join(die_chip(_die(v, d)) for d in v["unused"]))
@@ -400,9 +408,7 @@ def roll_line(t: Table, w: Words) -> str:
         extra.append(f"{escape(w('penalty_die'))}: {die_chip(v['penalty_die'])}")
     if v.get("bonus_die"):
         extra.append(escape(w("bonus_die")))
-    if extra:
-        text += "   [dim]│[/] " + "  ".join(extra)
-    return text
+    return extra
 
 
 def _die(v: dict[str, Any], die: Any) -> dict[str, Any] | None:
@@ -480,13 +486,7 @@ def roll_block(t: Table, w: Words) -> str:
     dice, the penalty die) on the title line."""
     v = t.view or {}
     head = f"[bold]{escape(w('roll'))}[/]"
-    extra: list[str] = []
-    if v.get("unused"):
-        extra.append(f"{escape(w('unused'))}: " + " ".join(die_chip(_die(v, d)) for d in v["unused"]))
-    if v.get("penalty_die"):
-        extra.append(f"{escape(w('penalty_die'))}: {die_chip(v['penalty_die'])}")
-    if v.get("bonus_die"):
-        extra.append(escape(w("bonus_die")))
+    extra = _middle_extras(v, w)
     if extra:
         head += "   [dim]│[/] " + "  ".join(extra)
     dice = t.rolled()
