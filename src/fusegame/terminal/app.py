@@ -14,8 +14,9 @@ cards, the row and the team.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 from rich.style import Style
@@ -33,6 +34,9 @@ from fusegame.terminal.texts import Words
 
 #: From this many columns the table is drawn in full and the team and the log get a column.
 WIDE = 120
+
+#: The waits between the asks for a finished game's log entry (the last ask is not followed by one).
+ENTRY_RETRIES_S = (1.0, 2.0, 4.0, 8.0, 0.0)
 
 #: The keys of the quick signals, as the page's buttons say them (``I need this``...).
 SIGNAL_KEYS = {"n": "need", "t": "take", "w": "wait"}
@@ -262,15 +266,19 @@ class FuseApp(App[None]):
             self._end.refresh_text()
         if self.table.log_id is not None and not self._asked_entry and hasattr(self.link, "entry"):
             self._asked_entry = True
-            self.run_worker(self._read_entry(self.link.entry(self.table.log_id)), exclusive=False)
+            self.run_worker(self._read_entry(self.table.log_id), exclusive=False)
 
-    async def _read_entry(self, reading: Awaitable[dict[str, Any] | None]) -> None:
-        """The game's log entry (a remote room: whether it is ranked, and why not)."""
-        entry = await reading
-        if entry is not None:
-            self.table.entry = entry
-            if self._end is not None and self._end.is_attached:
-                self._end.refresh_text()
+    async def _read_entry(self, log_id: int) -> None:
+        """The game's log entry (a remote room: whether it is ranked, and why not), asked again a
+        few times if a busy or restarting server does not answer."""
+        for wait in ENTRY_RETRIES_S:
+            entry = await self.link.entry(log_id)  # type: ignore[attr-defined]
+            if entry is not None:
+                self.table.entry = entry
+                if self._end is not None and self._end.is_attached:
+                    self._end.refresh_text()
+                return
+            await asyncio.sleep(wait)
 
     def _lost(self, why: str) -> None:
         """The link to the room is gone for good."""
