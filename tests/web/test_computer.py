@@ -322,14 +322,15 @@ def test_the_epic_and_integrated_lay_outs_say_which_box_gives_what(server: Serve
         expect(page.get_by_test_id("setup-boxes")).to_be_visible()
         expect(page.locator(".lay-out [role='alert']")).to_have_count(0)
         # one count per colour: Countdown's four of each and FUSE's two of each (G-45), with the split dice
-        assert figure(page, "setup-dice") == "35"
+        expect(page.get_by_test_id("setup-dice").locator(".figure")).to_have_text("35")
         expect(page.get_by_test_id("setup-dice")).to_contain_text(
             {"en": "6 of each colour", "es": "6 de cada color"}[lang])
         page.get_by_test_id("comp-c-players").select_option("8")
         page.get_by_test_id("comp-c-game").select_option("integrated")
         expect(page.get_by_test_id("comp-c-players")).to_have_value("4")
         expect(page.get_by_test_id("setup-boxes")).to_contain_text("Countdown")
-        assert figure(page, "setup-dice") == "25"
+        # the lay-out is drawn again when the server answers: wait for the new figure
+        expect(page.get_by_test_id("setup-dice").locator(".figure")).to_have_text("25")
         expect(page.locator(".lay-out [role='alert']")).to_have_count(0)
         page.get_by_test_id("comp-c-game").select_option("fuse")
         expect(page.get_by_test_id("setup-boxes")).to_have_count(0)
