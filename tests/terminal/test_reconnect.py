@@ -93,7 +93,6 @@ def test_a_join_player_survives_a_restart_and_a_kill_9_and_finishes_in_its_seat(
                 await _follow_hints(app, pilot, None)
                 await until(pilot, lambda: app.table.log_id is not None, timeout=60)
                 assert "In the BDT Log as game" in shown(app, "#dialog")
-                await until(pilot, lambda: app.table.entry is not None)
                 await pilot.press("q")
             assert app.table.seat == seat
             return {"log_id": app.table.log_id, "total": app.table.outcome["score"]["total"]}  # type: ignore[index]
