@@ -434,6 +434,18 @@ def hand_of(t: Table, seat: int) -> dict[str, Any]:
     return {"seat": seat, "cards": []}
 
 
+def _slot_marks(t: Table) -> dict[str, dict[int, str]]:
+    """Card -> slot -> mark on your cards: ``legal`` for the picked die's slots, ``cursor`` where
+    the cursor is."""
+    marks: dict[str, dict[int, str]] = {}
+    for tg in t.targets():
+        marks.setdefault(tg.card, {})[tg.slot] = "legal"
+    target = t.target()
+    if target is not None:
+        marks.setdefault(target.card, {})[target.slot] = "cursor"
+    return marks
+
+
 def mine_block(t: Table, w: Words, *, wide: bool = False) -> str:
     """Your cards, one per line, the selected die's legal slots underlined and the cursor marked.
     Under the card the cursor is on (under every card, in a wide terminal) the card in words."""
@@ -441,11 +453,7 @@ def mine_block(t: Table, w: Words, *, wide: bool = False) -> str:
         return ""
     hand = hand_of(t, t.seat)
     target = t.target()
-    legal: dict[str, dict[int, str]] = {}
-    for tg in t.targets():
-        legal.setdefault(tg.card, {})[tg.slot] = "legal"
-    if target is not None:
-        legal.setdefault(target.card, {})[target.slot] = "cursor"
+    legal = _slot_marks(t)
     lines = [f"[bold]{escape(w('mine'))}[/] {_seat_tags(t, t.seat, hand, w)}"]
     for card in hand.get("cards") or []:
         lines.append(" " + card_line(card, w.lang, marks=legal.get(card["id"]), clickable=True))
@@ -508,11 +516,7 @@ def mine_cards(t: Table, w: Words, width: int) -> str:
         return ""
     hand = hand_of(t, t.seat)
     target = t.target()
-    legal: dict[str, dict[int, str]] = {}
-    for tg in t.targets():
-        legal.setdefault(tg.card, {})[tg.slot] = "legal"
-    if target is not None:
-        legal.setdefault(target.card, {})[target.slot] = "cursor"
+    legal = _slot_marks(t)
     cards = hand.get("cards") or []
     head = f"[bold]{escape(w('mine'))}[/] {_seat_tags(t, t.seat, hand, w)}"
     boxes = [_box(c, w, marks=legal.get(c["id"]), clickable=True,

@@ -10,7 +10,7 @@ import {dieName} from './dice.js';
 import {eventText, gameTitle, symbolWords} from './words.js';
 import {toast} from './ui.js';
 import {paceChart, paceSummary} from './pace.js';
-import {loadReview, momentLine, momentWords} from './review.js';
+import {followReview, momentLine, momentWords} from './review.js';
 
 const MAX_EVENTS = 200;
 const MAX_CHAT = 30;
@@ -627,14 +627,7 @@ export class PlayView {
   /** Ask for the logged game's review once (the server makes it while the end screen shows). */
   askReview() {
     this.endReview = null;
-    loadReview(this.logId, {
-      gone: () => this.gone,
-      onWorking: () => {
-        this.endReview = {status: 'working'};
-        this.renderEnd();
-      },
-    }).then((r) => {
-      if (this.gone || r.status === 'gone') return;
+    followReview(this.logId, () => this.gone, (r) => {
       this.endReview = r;
       this.renderEnd();
     });

@@ -15,7 +15,7 @@ import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
 import {actionWords, eventText, gameTitle} from './words.js';
 import {markPaceChart, paceChart, paceSummary} from './pace.js';
-import {loadReview, markReviewStep, reviewNodes} from './review.js';
+import {followReview, markReviewStep, reviewNodes} from './review.js';
 
 /** The speeds of play: steps a second, at a fixed rate (not the recorded pace: a bot's game and a
  * long think would replay at very different speeds). */
@@ -417,14 +417,7 @@ export class ReplayPage {
   // ---------------------------------------------------------------- review
   /** Ask for the game's review (the server makes it in a worker: "working" meanwhile). */
   loadReview() {
-    loadReview(this.id, {
-      gone: () => this.gone,
-      onWorking: () => {
-        this.review = {status: 'working'};
-        this.showReview();
-      },
-    }).then((r) => {
-      if (this.gone || r.status === 'gone') return;
+    followReview(this.id, () => this.gone, (r) => {
       this.review = r;
       this.showReview();
     });

@@ -54,6 +54,16 @@ export async function loadReview(id, {onWorking = () => {}, gone = () => false} 
   }
 }
 
+/**
+ * Follow a game's review for a page: `show` is told "working" while the server makes it, then the
+ * answer of `loadReview` (nothing once the page is `gone`).
+ */
+export function followReview(id, gone, show) {
+  loadReview(id, {gone, onWorking: () => show({status: 'working'})}).then((r) => {
+    if (!gone() && r.status !== 'gone') show(r);
+  });
+}
+
 // ------------------------------------------------------------------ words
 /** `x` with `digits` decimals, as the page's language writes numbers. */
 export function num(x, digits = 0) {
