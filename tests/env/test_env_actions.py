@@ -12,7 +12,7 @@ from env_configs import ALL_GAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fusegame.env.actions import WAIT, ActionTable
+from fusegame.env.actions import WAIT, ActionTable, NotInTable
 from fusegame.env.match import Match
 from fusegame.rng import Rng
 from fusegame.rules import ACTIONS, GameConfig
@@ -108,3 +108,34 @@ def test_table_layout_is_documented_and_contiguous() -> None:
     assert words[table.flip0] == "flip r0" and words[table.rethrow0] == "rethrow [0]"
     assert words[-1] == "rethrow [0, 1, 2]"
     assert len(set(words)) == table.size
+
+
+@pytest.mark.parametrize("options", [ALL_GAMES[0], ALL_GAMES[3], ALL_GAMES[6]],
+                         ids=["fuse-1", "fuse-5", "countdown-2"])
+def test_a_whole_mask_at_once_gives_what_each_action_gives(options: dict[str, Any]) -> None:
+    """``indices`` (the mask's one pass) agrees with ``index`` action by action, refusals too: with
+    a table too small for the game, an action past its bounds has no index either way."""
+    m = Match(GameConfig(**options))
+    small = ActionTable(1, 1, m.table.slots, 1)
+    for seed in range(2):
+        m.reset(seed)
+        rng = Rng(seed)
+        refused = 0
+        while not m.over:
+            g = m.state
+            for seat in m.actors():
+                legal = list(g.legal_actions(seat))
+                assert m.table.indices(g, seat, legal) == [m.table.index(g, a) for a in legal]
+                for a in legal:
+                    try:
+                        expected = small.index(g, a)
+                    except NotInTable:
+                        refused += 1
+                        with pytest.raises(NotInTable):
+                            small.indices(g, seat, [a])
+                    else:
+                        assert small.indices(g, seat, [a]) == [expected]
+            choices = check_position(m)
+            seat, index = choices[rng.below(len(choices))]
+            m.play(seat, index)
+        assert refused

@@ -15,8 +15,11 @@ import pytest
 
 import fusegame.env as fenv
 from fusegame.cards.catalogue import builtin_catalogue
-from fusegame.env.encode import VERSION, card_feature_names, card_features
+from fusegame.constraints import EMPTY
+from fusegame.dice import COLOURS, type_face
+from fusegame.env.encode import VERSION, Encoder, card_feature_names, card_features
 from fusegame.env.reference import reference
+from fusegame.rules.state import GameState
 
 CATALOGUE = builtin_catalogue()
 CARDS = {c.id: c for c in [*CATALOGUE.bombs, *CATALOGUE.sparks]}
@@ -123,3 +126,71 @@ def test_the_old_version_is_named_for_what_replaced_it() -> None:
 def test_the_observation_reference_page_is_the_encoders_own() -> None:
     page = Path(__file__).resolve().parents[2] / "docs" / "rl_observation.md"
     assert page.read_text() == reference(), "run: python -m fusegame.env.reference > docs/rl_observation.md"
+
+
+def what_a_seat_sees(g: GameState, seat: int, names: list[str], hand: int) -> dict[str, float]:
+    """Features of ``seat``'s vector worked out from the state itself, by name: the turn, the deck
+    and the bag, each seat's dice taken and cards, the dice on the cards in view, the roll and the
+    unused dice (what changes from one step to the next)."""
+    n, colours = g.players, g.dice.colours
+    out = {"globals.turn": min(g.turn, 100) / 100, "globals.deck": min(len(g.deck), 120) / 120,
+           "globals.bag": len(g.bag) / len(colours)}
+    for c, letter in zip(COLOURS, "RBGYK"):
+        out[f"globals.bag.{letter}"] = sum(1 for d in g.bag if colours[d] & c) / len(colours)
+    for k in range(n):
+        s = (seat + k) % n
+        out[f"seats.{k + 1}.taken"] = min(g.taken[s], g.seat_quota(s)) / max(1, g.seat_quota(s))
+        for h in range(hand):
+            at = f"cards.seat{k + 1}.hand{h + 1}"
+            hc = g.hands[s][h] if h < len(g.hands[s]) else None
+            out[f"{at}.present"] = float(hc is not None)
+            for i, t in enumerate(hc.types if hc is not None else ()):
+                out[f"{at}.slot{i + 1}.filled"] = float(t != EMPTY)
+                out[f"{at}.slot{i + 1}.die.face"] = type_face(t) / 6 if t != EMPTY else 0.0
+    for r in range(sum(1 for x in names if x.startswith("rolled.") and x.endswith(".present"))):
+        d = g.rolled[r] if r < len(g.rolled) else None
+        out[f"rolled.{r + 1}.present"] = float(d is not None)
+        out[f"rolled.{r + 1}.free"] = float(d is not None and d in g.free)
+        for f in range(1, 7):
+            out[f"rolled.{r + 1}.face.{f}"] = float(d is not None and g.faces[d] == f)
+        u = g.unused[r] if r < len(g.unused) else None
+        out[f"unused.{r + 1}.present"] = float(u is not None)
+        for f in range(1, 7):
+            out[f"unused.{r + 1}.face.{f}"] = float(u is not None and g.faces[u] == f)
+    return out
+
+
+@pytest.mark.parametrize("options", [
+    {"players": 1}, {"players": 4}, {"game": "countdown", "players": 1},
+    {"game": "countdown", "players": 2, "difficulty": "expert"},
+    {"game": "countdown", "players": 3, "difficulty": "expert"},
+], ids=["fuse-1", "fuse-4", "countdown-1", "countdown-2-expert", "countdown-3-expert"])
+def test_each_step_observation_is_a_fresh_encoders_and_stays_as_given(options: dict[str, object]) -> None:
+    """The encoder rewrites only what changed since a seat's last observation: at every step of
+    whole random games, what each seat is given equals what a new encoder gives for the position
+    (seats that act seldom too) and says what the state says, and a vector already given never
+    changes afterwards."""
+    for seed in range(2):
+        env = fenv.raw_env(**options)
+        env.reset(seed=seed)
+        m = env.match
+        names = m.encoder.layout.feature_names()
+        place = {name: i for i, name in enumerate(names)}
+        rng = np.random.default_rng(seed)
+        given: list[tuple[np.ndarray, bytes]] = []
+        step = 0
+        while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            agent = env.agent_selection
+            obs = env.observe(agent)
+            seats = range(m.players) if step % 5 == 0 else [env._seat[agent]]
+            for seat in seats:
+                vector = obs["observation"] if seat == env._seat[agent] else m.observe(seat, False)
+                fresh = Encoder(m.config, m.table).encode(m.state, seat, seat == env._seat[agent])
+                assert np.array_equal(vector, fresh), (seed, step, seat)
+                for name, value in what_a_seat_sees(m.state, seat, names, m.encoder.hand).items():
+                    assert vector[place[name]] == np.float32(value), (seed, step, seat, name)
+                given.append((vector, vector.tobytes()))
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            step += 1
+        assert m.state.is_over and step > 20
+        assert all(vector.tobytes() == kept for vector, kept in given)

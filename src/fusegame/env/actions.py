@@ -33,13 +33,14 @@ the engine gains later gets its templates here without a change, after all of th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from fusegame.constraints import EMPTY
 from fusegame.rules import defusal
-from fusegame.rules.actions import ACTIONS, Action, Arg
+from fusegame.rules.actions import ACTIONS, Action, Arg, Place
 from fusegame.rules.config import LEVELS, GameConfig, dice_per_turn
 from fusegame.rules.games import ROW_SIZE
 from fusegame.rules.state import GameState
@@ -58,6 +59,16 @@ REVEAL = 3
 #: these, so that the indices of a game that does not use it never move.
 ORDER = ("done", "roll", "reveal", "place", "defuse", "take", "give", "reroll", "return", "name",
          "recolour", "renumber", "flip", "rethrow")
+
+
+#: what ``ActionTable._where`` finds the positions of (one look-up for every action that names one)
+_POSITIONS = frozenset({"rolled", "unused", "hand", "held", "middle"})
+#: the values a field may name -> their places
+_VALUES: dict[str, dict[Any, int]] = {
+    "colour": {c: i for i, c in enumerate(COLOUR_LETTERS)},
+    "face": {f: f - 1 for f in range(1, 7)},
+    "named": {v: i for i, v in enumerate(NAMED)},
+}
 
 
 class NotInTable(ValueError):
@@ -135,7 +146,7 @@ class ActionTable:
         return ActionTable(dice, hand, slots, max(ROW_SIZE, len(LEVELS)))
 
     # -- the layout --------------------------------------------------------------------------
-    @property
+    @cached_property
     def spans(self) -> tuple[_Span, ...]:
         return _layout(self.dice, self.hand, self.slots, self.choices)
 
@@ -149,7 +160,7 @@ class ActionTable:
         """The first index of ``verb``'s templates."""
         return self._span(verb).start
 
-    @property
+    @cached_property
     def place0(self) -> int:
         return self.start("place")
 
@@ -193,13 +204,92 @@ class ActionTable:
     def rethrow0(self) -> int:
         return self.start("rethrow")
 
-    @property
+    @cached_property
     def size(self) -> int:
         """How many templates (the ``n`` of the ``Discrete`` action space)."""
         last = self.spans[-1]
         return last.start + last.size
 
     # -- engine action -> index ------------------------------------------------------------------
+    def indices(self, state: GameState, seat: int, actions: Sequence[Action]) -> list[int]:
+        """The indices of ``seat``'s legal ``actions`` in ``state``, in order (what ``index`` gives
+        each one, worked out in one pass: each kind of position, the roll's or the hand's, is looked
+        up once, not once an action); ``NotInTable`` if one has no index."""
+        out: list[int] = []
+        where: dict[str, dict[Any, int]] = {}
+        plans = self._plans
+        dice, n_hand, slots, place0 = self.dice, self.hand, self.slots, self.place0
+        rolled: dict[Any, int] | None = None
+        hand: dict[Any, int] = {}
+        for a in actions:
+            if type(a) is Place and a.seat == seat:  # most of a turn's actions: written out
+                if rolled is None:
+                    rolled = where["rolled"] = self._where(state, seat, "rolled")
+                    hand = where["hand"] = self._where(state, seat, "hand")
+                r = rolled.get(a.die, dice)
+                h = hand.get(a.card, n_hand)
+                slot = a.slot
+                if r < dice and h < n_hand and 0 <= slot < slots:
+                    out.append(place0 + (r * n_hand + h) * slots + slot)
+                    continue
+            else:
+                plan = plans.get(type(a))
+                if plan is not None and a.seat == seat:
+                    i = 0
+                    for name, kind, n in plan[1]:
+                        value = getattr(a, name)
+                        if kind in _POSITIONS:
+                            found = where.get(kind)
+                            if found is None:
+                                found = where[kind] = self._where(state, seat, kind)
+                            p = found.get(value, -1)
+                        elif kind == "slot":
+                            p = value if type(value) is int else -1
+                        else:
+                            p = _VALUES[kind].get(value, -1)
+                        if not 0 <= p < n:
+                            break
+                        i = i * n + p
+                    else:
+                        out.append(plan[0] + i)
+                        continue
+            out.append(self.index(state, a))  # what lies outside the table: index says why
+        return out
+
+    def _where(self, g: GameState, seat: int, kind: str) -> dict[Any, int]:
+        """Position of every die or card of one kind, the first of a name as ``index`` finds it."""
+        out: dict[Any, int] = {}
+        if kind == "rolled":
+            for r, d in enumerate(g.rolled):
+                out.setdefault(d, r)
+        elif kind == "unused":
+            for u, d in enumerate(g.unused):
+                out.setdefault(d, u)
+        elif kind == "hand":
+            for h, hc in enumerate(g.hands[seat]):
+                out.setdefault(hc.card, h)
+        elif kind == "held":
+            for h, hc in enumerate(g.hands[seat]):  # past the table's hand: out of bounds
+                for s, d in enumerate(hc.dice):
+                    if d != EMPTY:
+                        out.setdefault(d, h * self.slots + s)
+        else:  # middle
+            for j, card in enumerate(defusal.options(g)):
+                out.setdefault(card, j)
+        return out
+
+    @cached_property
+    def _plans(self) -> dict[type, tuple[int, tuple[tuple[str, str, int], ...]]]:
+        """Action class -> its first index and, per field, its name, what it names and how many
+        values it takes (the verbs whose fields all name positions or values; not ``rethrow``)."""
+        out: dict[type, tuple[int, tuple[tuple[str, str, int], ...]]] = {}
+        for sp in self.spans:
+            if any(arg.many for _, arg in sp.fields):
+                continue
+            out[ACTIONS[sp.verb]] = (sp.start, tuple(
+                (name, arg.names, n) for (name, arg), n in zip(sp.fields, sp.sizes)))
+        return out
+
     def index(self, state: GameState, action: Action) -> int:
         """The index of a legal engine ``action`` in ``state``; ``NotInTable`` if it has none."""
         try:

@@ -45,7 +45,7 @@ from fusegame.env.actions import NAMED, ActionTable
 from fusegame.rules import defusal
 from fusegame.rules.config import GameConfig
 from fusegame.rules.decision_kinds import KINDS
-from fusegame.rules.decisions import ORDER
+from fusegame.rules.decisions import ORDER, Decision
 from fusegame.rules.games import Phase
 from fusegame.rules.state import GameState
 
@@ -68,8 +68,6 @@ CARD_HEAD = 5 + len(LAYOUTS)  #: present, spark, complete, points, size, layout
 #: (5) and faces (6); goes first, goes last
 SLOT_FIXED = 7 + len(PRED_KINDS) + 2 * 11 + 2
 CLAUSES, ALTERNATIVES, EXPRESSIONS = 2, 2, 3
-#: Cards with their dice remembered by an encoder before it starts afresh (bounds its memory)
-HELD_MEMO = 20_000
 ROLLED_WIDTH = 20
 UNUSED_WIDTH = 12
 SEAT_WIDTH = 8 + len(ABILITIES) + 2
@@ -336,8 +334,41 @@ class ObservationLayout:
         return names
 
 
+class _View:
+    """One seat's last observation and what each block was made from, so that the next one rewrites
+    only the blocks that changed (``Encoder.encode``)."""
+
+    __slots__ = ("out", "globals", "seats", "held", "drawn", "middle", "middle_blocks", "rolled", "unused")
+
+    def __init__(self, players: int, hand: int, size: int, choices: int, dice: int) -> None:
+        self.out = np.zeros(size, dtype=np.float32)
+        self.globals: list[float] = []
+        self.seats: list[float] = []
+        #: the card and its dice (``HandCard.types``, compared by identity) at each hand position,
+        #: and how many positions of each seat's hand hold a card
+        self.held: list[tuple[str, tuple[int, ...]] | None] = [None] * (players * hand)
+        self.drawn = [0] * players
+        #: the cards one may take, and the vector written at each of their positions (None: empty)
+        self.middle: list[str] | None = None
+        self.middle_blocks: list[Vector | None] = [None] * choices
+        #: what each die position of the roll and of the unused dice shows (None: empty)
+        self.rolled: list[tuple[int, ...] | None] = [None] * dice
+        self.unused: list[tuple[int, ...] | None] = [None] * dice
+
+
+#: the head of the queue -> its place in the one-hot (anything else: the last place, "none")
+_QUEUE_INDEX = {name: i for i, name in enumerate(ORDER)}
+_ABILITY_INDEX: dict[Ability | None, int] = {a: i for i, a in enumerate(ABILITIES)}
+_ABILITY_INDEX[None] = len(ABILITIES)
+_NO_ROLE = [0.0] * len(ABILITIES) + [1.0, 0.0]
+
+
 class Encoder:
-    """Builds the observation vector of any seat of games with one configuration."""
+    """Builds the observation vector of any seat of games with one configuration.
+
+    It keeps each seat's last vector and rewrites only the blocks whose inputs changed since (a
+    step changes a die or a card, seldom the whole table); every call returns a new array, equal
+    to what a fresh encoder gives for the same position."""
 
     def __init__(self, config: GameConfig, table: ActionTable) -> None:
         self.config = config
@@ -353,7 +384,24 @@ class Encoder:
         self._global_width = self.layout.global_width
         self._card_width = self.layout.card_width
         self._slot_width = slot_width(table.slots)
-        self._held_cards: dict[tuple[str, tuple[int, ...]], Vector] = {}
+        #: a die type -> its features on a slot (filled, colours, face); EMPTY: none
+        self._slot_rows: dict[int, Vector] = {}
+        self._views: dict[int, _View] = {}
+        #: the bag's last contents and their share of each colour; the score pile's and its points
+        self._bag: tuple[tuple[int, ...], list[float]] = ((), [0.0] * 5)
+        self._pile: tuple[tuple[str, ...], int] = ((), 0)
+        #: the dice's colours and, for each colour, the set of dice that show it (bits)
+        self._colour_sets: tuple[tuple[int, ...] | None, list[int]] = (None, [])
+        self._die_bits: list[int] = []
+        self._rows: dict[tuple[int, ...], Vector] = {}
+        self._sparks = frozenset(c.id for c in config.catalogue.sparks)
+        # where the globals' parts start
+        self._g_queue = len(PHASES)
+        self._g_decision = self._g_queue + len(ORDER) + 1
+        self._g_initiative = self._g_decision + len(DECISION_KINDS) + 1
+        self._at_cards = self._parts["cards"][0]
+        self._at_rolled = self._parts["rolled"][0]
+        self._at_unused = self._parts["unused"][0]
 
     def _static(self, g: GameState, card: str) -> Vector:
         """The part of a card's block that never changes (``card_features``, remembered per card)."""
@@ -362,47 +410,69 @@ class Encoder:
             hit = self._cards[card] = card_features(g.bomb(card), self.table.slots)
         return hit
 
-    def encode(self, g: GameState, seat: int, initiative: bool) -> Vector:
-        """The observation of ``seat`` (``initiative``: this seat is the one to act next)."""
+    def _count_bag(self, g: GameState, bag: tuple[int, ...]) -> list[float]:
+        """The share of all dice that lie in ``bag`` and show each colour, remembered with the bag
+        (it changes once a roll): the bag as a bit set of dice, each colour's dice counted in it."""
+        colours = g.dice.colours
+        if colours is not self._colour_sets[0]:
+            self._colour_sets = (colours, [sum(1 << d for d, cs in enumerate(colours) if cs & c)
+                                           for c in COLOURS])
+            self._die_bits = [1 << d for d in range(len(colours))]
+        held = sum(map(self._die_bits.__getitem__, bag))
+        if held.bit_count() == len(bag):
+            shares = [(held & dice).bit_count() / self._n_dice for dice in self._colour_sets[1]]
+        else:  # a die listed twice (never in a game): counted as often as it is listed
+            shares = [sum(1 for d in bag if colours[d] & c) / self._n_dice for c in COLOURS]
+        self._bag = (bag, shares)
+        return shares
+
+    def _count_points(self, g: GameState, pile: tuple[str, ...]) -> int:
+        """The points of the cards of the score pile ``pile``, remembered with the pile."""
+        self._pile = (pile, sum(g.bomb(c).points for c in pile))
+        return self._pile[1]
+
+    def encode(self, g: GameState, seat: int, initiative: bool,
+               acts: dict[int, Decision] | None = None) -> Vector:
+        """The observation of ``seat`` (``initiative``: this seat is the one to act next;
+        ``acts``: ``g.to_act()`` when the caller has it)."""
         t = self.table
         n = g.players
-        out = np.zeros(self.size, dtype=np.float32)
-        parts = self._parts
-        acts = g.to_act()
+        if acts is None:
+            acts = g.to_act()
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = _View(n, self.hand, self.size, t.choices, t.dice)
+        out = view.out
         # -- globals
         v: list[float] = [0.0] * self._global_width
-        i = 0
-        v[i + _PHASE_INDEX[g.phase]] = 1.0
-        i += len(PHASES)
-        head = g.queue[0].name if g.queue else None
-        v[i + (ORDER.index(head) if head in ORDER else len(ORDER))] = 1.0
-        i += len(ORDER) + 1
+        v[_PHASE_INDEX[g.phase]] = 1.0
+        queue = g.queue
+        v[self._g_queue + (_QUEUE_INDEX.get(queue[0].name, len(ORDER)) if queue else len(ORDER))] = 1.0
         dec = acts.get(seat)
-        v[i + (kind_index(dec.kind) if dec is not None else len(DECISION_KINDS))] = 1.0
-        i += len(DECISION_KINDS) + 1
-        v[i] = 1.0 if initiative else 0.0
+        v[self._g_decision + (kind_index(dec.kind) if dec is not None else len(DECISION_KINDS))] = 1.0
+        i = self._g_initiative
+        if initiative:
+            v[i] = 1.0
         i += 1
         v[i + (g.leader - seat) % n] = 1.0
         i += n
-        cfg = g.config
-        limit = cfg.time_limit
+        limit = g.config.time_limit
+        bag = g.bag
         v[i] = n / 9
         v[i + 1] = min(g.turn, 100) / 100
         v[i + 2] = 1.0 if limit is None else max(0.0, 1 - g.time_ms / (limit * 1000))
         v[i + 3] = min(len(g.deck), 120) / 120
-        i += 4
-        bag = g.bag
-        v[i] = len(bag) / self._n_dice
-        i += 1
-        colours = g.dice.colours
-        for k, c in enumerate(COLOURS):
-            v[i + k] = sum(1 for d in bag if colours[d] & c) / self._n_dice
-        i += 5
+        v[i + 4] = len(bag) / self._n_dice
+        if bag:
+            in_bag = tuple(bag)
+            v[i + 5:i + 10] = self._bag[1] if in_bag == self._bag[0] else self._count_bag(g, in_bag)
+        i += 10
         v[i] = (self._fuses - len(g.fuses_activated)) / max(1, self._fuses)
-        i += 1
-        points = sum(g.bomb(c).points for c in g.score_pile)
-        v[i] = min(points, 200) / 200
-        i += 1
+        if g.score_pile:
+            pile = tuple(g.score_pile)
+            points = self._pile[1] if pile == self._pile[0] else self._count_points(g, pile)
+            v[i + 1] = min(points, 200) / 200
+        i += 2
         sp = g.sparks
         if sp is not None:
             v[i] = min(len(sp.deck), 30) / 30
@@ -411,71 +481,150 @@ class Encoder:
             v[i + 3] = min(len(sp.defused), 30) / 30
         i += 4
         ro = g.roles
-        ability = g.active_ability()
-        v[i + (ABILITIES.index(ability) if ability is not None else len(ABILITIES))] = 1.0
-        i += len(ABILITIES) + 1
-        if ro is not None and ro.named:
-            v[i + NAMED.index(ro.named)] = 1.0
-        i += len(NAMED)
-        if ro is not None:
+        if ro is None:
+            v[i + len(ABILITIES)] = 1.0
+        else:
+            v[i + _ABILITY_INDEX[g.active_ability()]] = 1.0
+            i += len(ABILITIES) + 1
+            if ro.named:
+                v[i + NAMED.index(ro.named)] = 1.0
+            i += len(NAMED)
             v[i] = min(ro.uses, 3) / 3
             v[i + 1] = 1.0 if ro.bonus_die else 0.0
-        out[parts["globals"][0]:parts["globals"][1]] = v
+        if v != view.globals:
+            out[:self._global_width] = v
+            view.globals = v
         # -- seats
-        picking = {p.seat for p in g.picks}
-        six = g.pending("roll_six")
-        must_roll: set[int] = set(getattr(six, "seats", ())) if six is not None else set()
-        base = parts["seats"][0]
+        picking = {p.seat for p in g.picks} if g.picks else ()
+        six = g.pending("roll_six") if queue else None
+        must_roll = getattr(six, "seats", ()) if six is not None else ()
+        rows: list[float] = []
+        hands = g.hands
+        taken, done = g.taken, g.done
+        sparks = self._sparks
+        per_table = t.hand
         for k in range(n):
             s = (seat + k) % n
             q = g.seat_quota(s)
-            row = [min(g.taken[s], q) / max(1, q), q / 4, float(g.done[s]), float(s in picking),
-                   float(s in must_roll), float(s in acts), len(g.hands[s]) / t.hand,
-                   sum(1 for hc in g.hands[s] if g.is_spark(hc.card)) / t.hand]
-            role_bits = [0.0] * (len(ABILITIES) + 2)
+            hand = hands[s]
+            rows += [min(taken[s], q) / max(1, q), q / 4, 1.0 if done[s] else 0.0,
+                     1.0 if s in picking else 0.0, 1.0 if s in must_roll else 0.0,
+                     1.0 if s in acts else 0.0, len(hand) / per_table,
+                     sum(1 for hc in hand if hc.card in sparks) / per_table if sparks and hand else 0.0]
             if ro is not None and s < len(ro.cards) and ro.cards[s]:
+                role_bits = [0.0] * (len(ABILITIES) + 2)
                 role_bits[ABILITIES.index(g.role(ro.cards[s]).ability)] = 1.0
                 role_bits[len(ABILITIES) + 1] = float(ro.up[s])
+                rows += role_bits
             else:
-                role_bits[len(ABILITIES)] = 1.0
-            out[base + k * SEAT_WIDTH: base + (k + 1) * SEAT_WIDTH] = row + role_bits
-        # -- cards
+                rows += _NO_ROLE
+        if rows != view.seats:
+            out[self._global_width:self._global_width + len(rows)] = rows
+            view.seats = rows
+        # -- cards: a card's block is written when another card lies there, its slots when other dice do
         cw = self._card_width
-        base = parts["cards"][0]
-        faces = g.faces
+        base = self._at_cards
+        seen = view.held
+        per_hand = self.hand
+        drawn = view.drawn
         for k in range(n):
-            s = (seat + k) % n
-            for h, hc in enumerate(g.hands[s][:self.hand]):
-                o = base + (k * self.hand + h) * cw
-                out[o:o + cw] = self._held(g, hc.card, hc.types)
+            hand = hands[(seat + k) % n]
+            at = k * per_hand
+            m = min(len(hand), per_hand)
+            for h in range(m):
+                hc = hand[h]
+                was = seen[at + h]
+                if was is not None and was[1] is hc.types and was[0] == hc.card:
+                    continue
+                card, types = hc.card, hc.types
+                o = base + (at + h) * cw
+                if was is None or was[0] != card:
+                    out[o:o + cw] = self._static(g, card)
+                    self._dice_on(out, o, types, None)
+                else:
+                    self._dice_on(out, o, types, was[1])
+                seen[at + h] = (card, types)
+            if drawn[k] > m:  # the positions that held cards and hold none now
+                out[base + (at + m) * cw:base + (at + drawn[k]) * cw] = 0.0
+                seen[at + m:at + drawn[k]] = [None] * (drawn[k] - m)
+            drawn[k] = m
         middle = defusal.options(g)
-        for j, card in enumerate(middle[:t.choices]):
-            o = base + (n * self.hand + j) * cw
-            out[o:o + cw] = self._static(g, card)
+        if middle != view.middle:
+            view.middle = middle[:]
+            written = view.middle_blocks
+            at = n * per_hand
+            for j in range(t.choices):
+                block = self._static(g, middle[j]) if j < len(middle) else None
+                if block is not written[j]:
+                    o = base + (at + j) * cw
+                    if block is None:
+                        out[o:o + cw] = 0.0
+                    else:
+                        out[o:o + cw] = block
+                    written[j] = block
         # -- rolled dice
-        base = parts["rolled"][0]
-        free = set(g.free)
-        temp = ro.temp if ro is not None else {}
-        eligible = set(ro.eligible) if ro is not None else set()
-        changed = set(ro.changed) if ro is not None else set()
-        for r, d in enumerate(g.rolled[:t.dice]):
-            o = base + r * ROLLED_WIDTH
-            out[o] = 1.0
-            out[o + 1] = float(d in free)
-            out[o + 2:o + 7] = _COLOUR_BITS[colours[d]]
-            out[o + 6 + faces[d]] = 1.0
-            if d in temp:
-                out[o + 13:o + 18] = _COLOUR_BITS[temp[d]]
-            out[o + 18] = float(d in eligible)
-            out[o + 19] = float(d in changed)
+        colours = g.dice.colours
+        faces = g.faces
+        rolled = g.rolled
+        shown = view.rolled
+        if rolled or shown[0] is not None:
+            base = self._at_rolled
+            free = g.free
+            temp = ro.temp if ro is not None else {}
+            eligible = ro.eligible if ro is not None else []
+            changed = ro.changed if ro is not None else []
+            for r in range(t.dice):
+                key: tuple[int, ...] | None = None
+                if r < len(rolled):
+                    d = rolled[r]
+                    if ro is None:
+                        key = (colours[d], faces[d], d in free, -1, False, False)
+                    else:
+                        key = (colours[d], faces[d], d in free, temp.get(d, -1), d in eligible, d in changed)
+                if key != shown[r]:
+                    o = base + r * ROLLED_WIDTH
+                    out[o:o + ROLLED_WIDTH] = 0.0 if key is None else self._rolled_row(key)
+                    shown[r] = key
         # -- unused dice
-        base = parts["unused"][0]
-        for u, d in enumerate(g.unused[:t.dice]):
-            o = base + u * UNUSED_WIDTH
-            out[o] = 1.0
-            out[o + 1:o + 6] = _COLOUR_BITS[colours[d]]
-            out[o + 5 + faces[d]] = 1.0
-        return out
+        unused = g.unused
+        gone = view.unused
+        if unused or gone[0] is not None:
+            base = self._at_unused
+            for u in range(t.dice):
+                key = None
+                if u < len(unused):
+                    d = unused[u]
+                    key = (-1, colours[d], faces[d])
+                if key != gone[u]:
+                    o = base + u * UNUSED_WIDTH
+                    out[o:o + UNUSED_WIDTH] = 0.0 if key is None else self._rolled_row(key)
+                    gone[u] = key
+        return out.copy()
+
+    def _rolled_row(self, key: tuple[int, ...]) -> Vector:
+        """A die's features: of the roll for ``(colours, face, free, temporary colour or -1,
+        eligible, changed)``, unused for ``(-1, colours, face)`` (remembered: a few hundred)."""
+        hit = self._rows.get(key)
+        if hit is None:
+            if key[0] < 0:
+                _, colours, face = key
+                hit = np.zeros(UNUSED_WIDTH, dtype=np.float32)
+                hit[0] = 1.0
+                hit[1:6] = _COLOUR_BITS[colours]
+                hit[5 + face] = 1.0
+            else:
+                colours, face, free, temp, eligible, changed = key
+                hit = np.zeros(ROLLED_WIDTH, dtype=np.float32)
+                hit[0] = 1.0
+                hit[1] = float(free)
+                hit[2:7] = _COLOUR_BITS[colours]
+                hit[6 + face] = 1.0
+                if temp >= 0:
+                    hit[13:18] = _COLOUR_BITS[temp]
+                hit[18] = float(eligible)
+                hit[19] = float(changed)
+            self._rows[key] = hit
+        return hit
 
     @property
     def state_size(self) -> int:
@@ -491,26 +640,28 @@ class Encoder:
         out[self.size + (holder if holder is not None else self.config.players)] = 1.0
         return out
 
-    def _held(self, g: GameState, card: str, types: tuple[int, ...]) -> Vector:
-        """A card in front of a seat with the dice of ``types`` on its slots (remembered: a card's
-        dice change a few times a game, and every step encodes every card)."""
-        key = (card, types)
-        hit = self._held_cards.get(key)
-        if hit is not None:
-            return hit
-        if len(self._held_cards) >= HELD_MEMO:
-            self._held_cards.clear()
-        hit = self._static(g, card).copy()
-        hit[2] = float(EMPTY not in types)
+    def _dice_on(self, out: Vector, o: int, types: tuple[int, ...], before: tuple[int, ...] | None) -> None:
+        """Write the dice of ``types`` on the slots of the card whose block starts at ``o``: every
+        die over the card's features (``before`` None), or the slots whose die is not the one of
+        ``before`` (the same card with other dice)."""
+        out[o + 2] = 0.0 if EMPTY in types else 1.0
         sw = self._slot_width
+        rows = self._slot_rows
         for s, t in enumerate(types[:self.table.slots]):
-            if t != EMPTY:
-                p = CARD_HEAD + s * sw
-                hit[p] = 1.0
-                hit[p + 1:p + 6] = _COLOUR_BITS[type_colours(t)]
-                hit[p + 6] = type_face(t) / 6
-        self._held_cards[key] = hit
-        return hit
+            if before is None:
+                if t == EMPTY:
+                    continue
+            elif before[s] == t:
+                continue
+            row = rows.get(t)
+            if row is None:
+                row = rows[t] = np.zeros(7, dtype=np.float32)
+                if t != EMPTY:
+                    row[0] = 1.0
+                    row[1:6] = _COLOUR_BITS[type_colours(t)]
+                    row[6] = type_face(t) / 6
+            p = o + CARD_HEAD + s * sw
+            out[p:p + 7] = row
 
 
 __all__ = ["DECISION_KINDS", "VERSION", "Encoder", "ObservationLayout", "Vector", "card_feature_names",

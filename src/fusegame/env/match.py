@@ -23,6 +23,7 @@ from fusegame.env.encode import Encoder, Vector
 from fusegame.observe import observation, render_text, score_so_far
 from fusegame.rules.actions import Action, Tick
 from fusegame.rules.config import GameConfig
+from fusegame.rules.decisions import Decision
 from fusegame.rules.state import GameState, new_game
 from fusegame.sim.game import Pace
 
@@ -125,8 +126,14 @@ class Match:
         self._at = 0
         self.steps = 0
         self.score = 0
+        #: bumped whenever the state changes (a reset, an action): what is remembered below is
+        #: remembered for one version
         self._version = 0
-        self._masks: dict[int, tuple[int, Mask]] = {}
+        self._masks: dict[int, tuple[int, Mask, list[int], list[Action]]] = {}
+        self._size = self.table.size
+        self._acts: tuple[int, dict[int, Decision], list[int]] = (-1, {}, [])
+        self._scored: tuple[tuple[str, ...], int, int] | None = None
+        self._score_value = 0
         #: the seat whose action outside the mask ended the episode (``illegal="end"``), or None
         self.forfeit: int | None = None
 
@@ -147,6 +154,7 @@ class Match:
         self._version += 1
         self._masks.clear()
         self._clock()
+        self._scored = None
         self.score = self._score()
 
     def _clock(self) -> None:
@@ -158,7 +166,17 @@ class Match:
         g.apply_unchecked(Tick(-1, self._at))
 
     def _score(self) -> int:
-        return int(score_so_far(self.state)["total"])
+        g = self.state
+        if g.outcome is not None:
+            return int(score_so_far(g)["total"])
+        # before the end the score is the points of the score pile, the fuses gone off and the
+        # sparks defused: worked out again only when one of them changed
+        sparks = len(g.sparks.defused) if g.sparks is not None else 0
+        key = (tuple(g.score_pile), len(g.fuses_activated), sparks)
+        if key != self._scored:
+            self._scored = key
+            self._score_value = int(score_so_far(g)["total"])
+        return self._score_value
 
     # -- questions -------------------------------------------------------------------------
     @property
@@ -170,31 +188,43 @@ class Match:
     def truncated(self) -> bool:
         return not self.over and self.steps >= self.max_steps
 
+    def _to_act(self) -> tuple[int, dict[int, Decision], list[int]]:
+        acts = self.state.to_act()
+        hit = self._acts = (self._version, acts, sorted(acts))
+        return hit
+
+    def to_act(self) -> dict[int, Decision]:
+        """The seats that may act now and what each must decide (``GameState.to_act``, asked once
+        a version; do not change it)."""
+        hit = self._acts
+        return hit[1] if hit[0] == self._version else self._to_act()[1]
+
     def actors(self) -> list[int]:
-        """The seats that may act now, in seat order."""
-        return sorted(self.state.to_act())
+        """The seats that may act now, in seat order (do not change the list)."""
+        hit = self._acts
+        return hit[2] if hit[0] == self._version else self._to_act()[2]
+
+    def _legal(self, seat: int) -> tuple[int, Mask, list[int], list[Action]]:
+        """``seat``'s mask now, with the indices it marks and the legal actions they stand for."""
+        hit = self._masks.get(seat)
+        if hit is None or hit[0] != self._version:
+            g = self.state
+            legal = list(g.legal_actions(seat))
+            indices = self.table.indices(g, seat, legal)
+            mask = np.zeros(self._size, dtype=np.int8)
+            for i in indices:  # a handful: cheaper one by one than as a fancy index
+                mask[i] = 1
+            hit = self._masks[seat] = (self._version, mask, indices, legal)
+        return hit
 
     def legal_mask(self, seat: int) -> Mask:
         """1 for every index that names a legal engine action of ``seat`` now (``wait`` is 0: the
         environments decide when waiting is allowed); a new array at every call."""
-        hit = self._masks.get(seat)
-        if hit is not None and hit[0] == self._version:
-            return hit[1].copy()  # a fresh array each time: callers keep what they are given
-        mask = np.zeros(self.table.size, dtype=np.int8)
-        g = self.state
-        index = self.table.index
-        for a in g.legal_actions(seat):
-            mask[index(g, a)] = 1
-        self._masks[seat] = (self._version, mask)
-        return mask.copy()
+        return self._legal(seat)[1].copy()  # a fresh array each time: callers keep what they are given
 
     def allows(self, seat: int, index: int) -> bool:
         """Whether ``index`` names a legal engine action of ``seat`` now (the mask, uncopied)."""
-        hit = self._masks.get(seat)
-        if hit is None or hit[0] != self._version:
-            self.legal_mask(seat)
-            hit = self._masks[seat]
-        mask = hit[1]
+        mask = self._legal(seat)[1]
         return 0 <= index < mask.size and bool(mask[index])
 
     def decode(self, seat: int, index: int) -> Action | None:
@@ -202,7 +232,7 @@ class Match:
         return self.table.action(self.state, seat, index)
 
     def observe(self, seat: int, initiative: bool) -> Vector:
-        return self.encoder.encode(self.state, seat, initiative)
+        return self.encoder.encode(self.state, seat, initiative, self.to_act())
 
     def structured(self, seat: int) -> dict[str, Any]:
         """The engine's own view for ``seat`` (``fusegame.observe.observation``)."""
@@ -229,7 +259,12 @@ class Match:
     def play(self, seat: int, index: int) -> int:
         """Perform the legal action ``index`` of ``seat`` (the caller checked the mask); return the
         change in the team's score."""
-        action = self.table.action(self.state, seat, index)
+        hit = self._masks.get(seat)
+        action: Action | None = None
+        if hit is not None and hit[0] == self._version and index in hit[2]:
+            action = hit[3][hit[2].index(index)]  # the legal action the mask was made from
+        else:
+            action = self.table.action(self.state, seat, index)
         assert action is not None and index != WAIT
         self.state.apply_unchecked(action)
         return self.settled()
