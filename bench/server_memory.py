@@ -13,9 +13,10 @@ seats with bots, says ready, hands its own seat to the bot, waits for the end of
 closes its socket.
 
 Every ``--every`` seconds it prints the server's resident memory (``VmRSS`` in /proc/PID/status),
-its peak (``VmHWM``), the rooms the server holds (``GET /api/health``) and the games played so
-far; at the end, the memory after the first minute and at the end, the growth per minute over the
-second half of the run (a least-squares line), and the games played. Flat is the aim: a finished
+its peak (``VmHWM``), that of the processes it has started (its planner's process), the rooms the
+server holds (``GET /api/health``) and the games played so far; at the end, the memory after the
+first minute and at the end, the growth per minute over the second half of the run (a
+least-squares line), and the games played. Flat is the aim: a finished
 room leaves the server once its game is in the log.
 
 ``--rooms N`` measures a crowd instead: after ``--idle`` seconds of a server with nothing to do
@@ -62,6 +63,23 @@ def status_kib(pid: int, field: str) -> int:
         if line.startswith(field + ":"):
             return int(line.split()[1])
     raise KeyError(field)
+
+
+def children_kib(pid: int) -> int:
+    """The resident memory of the processes the server has started (its planner's process), in KiB;
+    0 when there are none."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            kids = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for kid in kids:
+            try:
+                total += status_kib(int(kid), "VmRSS") + children_kib(int(kid))
+            except (OSError, KeyError):
+                pass  # it ended meanwhile
+    return total
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -131,10 +149,11 @@ class Run:
 
     def sample(self, t0: float, rooms: int) -> dict[str, float]:
         s = {"t": time.monotonic() - t0, "rss": status_kib(self.pid, "VmRSS") / 1024,
-             "hwm": status_kib(self.pid, "VmHWM") / 1024, "rooms": rooms, "games": self.games}
+             "hwm": status_kib(self.pid, "VmHWM") / 1024, "kids": children_kib(self.pid) / 1024,
+             "rooms": rooms, "games": self.games}
         self.samples.append(s)
-        print(f"{s['t']:7.0f} s  RSS {s['rss']:7.1f} MB  peak {s['hwm']:7.1f} MB  rooms {rooms:4d}"
-              f"  games {self.games:6d}", flush=True)
+        print(f"{s['t']:7.0f} s  RSS {s['rss']:7.1f} MB  peak {s['hwm']:7.1f} MB  planner {s['kids']:6.1f} MB"
+              f"  rooms {rooms:4d}  games {self.games:6d}", flush=True)
         return s
 
     async def crowd(self) -> None:
@@ -177,18 +196,16 @@ class Run:
             f"RSS idle {idle:.1f} MB; peak {above(peak)}",
             f"RSS when the last game had ended {above(self.ended['rss'])}; "
             f"{self.args.idle:g} s later {above(self.after['rss'])}",
+            f"the planner's process: idle {self.idle['kids']:.1f} MB, at most "
+            f"{max(s['kids'] for s in self.samples):.1f} MB, when the last game had ended "
+            f"{self.ended['kids']:.1f} MB, {self.args.idle:g} s later {self.after['kids']:.1f} MB",
         ])
 
     async def sampler(self, http: httpx.AsyncClient, t0: float) -> None:
         end = t0 + self.args.minutes * 60
         while True:
             now = time.monotonic()
-            rooms = (await http.get("/api/health")).json()["rooms"]
-            s = {"t": now - t0, "rss": status_kib(self.pid, "VmRSS") / 1024,
-                 "hwm": status_kib(self.pid, "VmHWM") / 1024, "rooms": rooms, "games": self.games}
-            self.samples.append(s)
-            print(f"{s['t']:7.0f} s  RSS {s['rss']:7.1f} MB  peak {s['hwm']:7.1f} MB  rooms {rooms:3d}"
-                  f"  games {self.games:6d}", flush=True)
+            self.sample(t0, (await http.get("/api/health")).json()["rooms"])
             if now >= end:
                 self.stop = True
                 return

@@ -133,11 +133,11 @@ UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 2
 GC_THRESHOLDS = (10_000, 100, 1000)
 
 #: How long a thread may hold the interpreter while another waits for it (Python's default is 5
-#: ms). The planner thinks on a thread of its own (``fusegame.server.lobby.PLANNER``); the event
-#: loop gives the interpreter up at every wait for its sockets and, with the default, waited up to
-#: 5 ms to have it back each time the planner was busy: 500 players beside 100 rooms of bots had a
-#: claim answered in 207 ms at p50 and 1,954 ms at p99, at 0.5 ms in 8 ms and 58 ms (another
-#: process holding one of the two cores; bench/ws_latency.py --bot-rooms, docs/performance.md).
+#: ms). The event loop gives the interpreter up at every wait for its sockets and, with the default,
+#: waited up to 5 ms to have it back each time another thread was busy: when the planner still
+#: thought on a thread of this process, 500 players beside 100 rooms of bots had a claim answered
+#: in 207 ms at p50 and 1,954 ms at p99, at 0.5 ms in 8 ms and 58 ms. The planner has a process of
+#: its own now (``fusegame.server.planners``); the database's threads still share the interpreter.
 SWITCH_INTERVAL_S = 0.0005
 
 #: Where ``fuse serve --workers N`` leaves its settings for the worker processes (JSON).

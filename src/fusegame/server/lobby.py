@@ -23,14 +23,13 @@ forgotten, in memory and in the database. Each of these is a timer of its own on
 started when the room falls idle and cancelled or re-armed as it changes: creating or finding a
 room never looks at the others.
 
-**The planner's thread.** Bots and hints are worked out by the team planner, which takes up to a
-second on some rolls: ``LoopScheduler.think`` runs it on one thread of its own per process
-(``PLANNER``), never on the event loop, so a room thinking holds up no other room. Every planner and
-the process-wide card models are touched by that one thread only, and need no locks; the engine's
-memos of card states, which the loop reads too, are caches of pure answers (a lost write costs
-time, never a wrong answer). A room's planner leaves with its game (or with the room, if it leaves
-in play). When no game is left in play, the card memos the games built are forgotten and the memory
-they freed goes back to the system (``release_memory``, a few seconds later).
+**The planner's process.** Bots and hints are worked out by the team planner, which takes up to a
+second on some rolls: ``LoopScheduler.think`` asks the server's planner process (``PLANNERS``,
+``fusegame.server.planners``) and takes the answer back on the loop, so a room thinking holds up no
+other room and the planner never holds the loop's interpreter. A room's planner leaves with its game
+(or with the room, if it leaves in play). When no game is left in play, the planner's process is
+ended (its memory goes back to the system whole), and the memory the games freed here is handed back
+too (``release_memory``, a few seconds later).
 
 **Stopping.** ``close`` holds every clock, tells every page that the server is restarting, writes
 the clocks down, waits for the games being stored and gives the sockets a moment to send it all;
@@ -50,21 +49,21 @@ import platform
 import secrets
 import signal
 import threading
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
-from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from functools import partial
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import HTTPException
 
+from fusegame.bots.hints import Hint
 from fusegame.memos import forget_card_memos
 from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
 from fusegame.server.options import RoomOptions, parse_options
+from fusegame.server.planners import PlannerProcess, Question
 from fusegame.server.room import Room, Scheduler, Timer
 from fusegame.server.storage import (
     BOT,
@@ -102,36 +101,15 @@ ENGINE_MEMO_STATES = 1_000
 #: to the system this long after (unless a game has started again).
 RELEASE_AFTER_S = 5.0
 
-T = TypeVar("T")
 
-#: The planner's thread: every bot's and hint's decision of this process is worked out here, one
+#: The planner's process: every bot's and hint's decision of this process is worked out there, one
 #: after another, off the event loop (``LoopScheduler.think``).
-PLANNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fuse-planner")
-#: After each decision the planner's thread rests this many times as long as the decision took
-#: before it starts the next one: a planner that always has work (rooms of bots at full speed)
-#: holds the interpreter at most 1 / (1 + PLANNER_REST) of the time, and the event loop, which
-#: shares it, keeps the rest for the players' claims. Bots wait longer on a busy server.
-PLANNER_REST = 1.0
-_rest_until = 0.0  # (the planner's thread's own) when its next decision may start
-
-
-def _paced(work: Callable[[], T]) -> T:
-    """``work`` on the planner's thread, after the rest its last decision earned (``PLANNER_REST``)."""
-    global _rest_until
-    wait = _rest_until - time.monotonic()
-    if wait > 0:
-        time.sleep(wait)
-    start = time.monotonic()
-    try:
-        return work()
-    finally:
-        end = time.monotonic()
-        _rest_until = end + (end - start) * PLANNER_REST
+PLANNERS = PlannerProcess(ENGINE_MEMO_STATES)
 
 
 class LoopScheduler:
     """The room's clock and timers: the running asyncio event loop; its planner's worker:
-    ``PLANNER``."""
+    ``PLANNERS``, the server's planner process."""
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -145,28 +123,13 @@ class LoopScheduler:
 
         return asyncio.get_running_loop().call_later(max(0.0, delay), run)
 
-    def think(self, work: Callable[[], T], then: Callable[[T | Exception], None]) -> None:
-        """Run ``work`` on the planner's thread, then ``then`` on the loop with its result (or the
-        exception it raised)."""
-        loop = asyncio.get_running_loop()
+    def think(self, question: Question, then: Callable[[list[Hint] | Exception, bool], None]) -> None:
+        """Have the planner's process work out the hints of ``question``'s table, then run ``then``
+        on the loop with them (or the exception that stopped it)."""
+        PLANNERS.ask(question, then)
 
-        def done(f: Future[T]) -> None:
-            try:
-                result: T | Exception = f.result()
-            except Exception as e:
-                result = e
-            except BaseException as e:  # cancelled: the process is stopping
-                result = RuntimeError(f"the planner's work was stopped: {e!r}")
-            try:
-                then(result)
-            except Exception:  # a bug in one room must not stop the server's loop
-                log.exception("a room could not take the planner's answer")
-
-        def on_loop(f: Future[T]) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
-                loop.call_soon_threadsafe(done, f)
-
-        PLANNER.submit(_paced, work).add_done_callback(on_loop)
+    def forget(self, key: str) -> None:
+        PLANNERS.forget(key)
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
@@ -181,10 +144,11 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 def release_memory() -> None:
-    """No game is in play: forget the memos of cards the games built (``forget_card_memos``), free
-    what the finished games left (cycles the collector has not met yet) and hand the pages the
-    allocator keeps free back to the system (glibc's ``malloc_trim``; nothing more elsewhere).
-    Run on the planner's thread, between two of its decisions: the card models are its own."""
+    """No game is in play: end the planner's process (``PlannerProcess.recycle``), forget the memos
+    of cards the games built here (``forget_card_memos``), free what the finished games left
+    (cycles the collector has not met yet) and hand the pages the allocator keeps free back to the
+    system (glibc's ``malloc_trim``; nothing more elsewhere)."""
+    PLANNERS.recycle()
     forget_card_memos()
     gc.collect()
     trim = _malloc_trim()
@@ -442,7 +406,7 @@ class Lobby:
         if self.closing or any(r.status == "playing" for r in self.rooms.values()):
             return  # the next game to leave tries again
         if isinstance(self.scheduler, LoopScheduler):
-            PLANNER.submit(release_memory)  # between two decisions: the planner's memos are its own
+            release_memory()
 
     # ================================================================== restarting
     def resume(self, codes: Collection[str] | None = None) -> int:

@@ -2,8 +2,8 @@
 the games in the log.
 
 A review replays a game and asks the planner about every roll: seconds of work on one core. It
-runs in a process of its own, so the event loop and the planner's thread never wait for it (a
-thread would share the interpreter with them), one review at a time; the page asks again until
+runs in a process of its own, so the event loop never waits for it (a thread would share the
+interpreter with it), one review at a time; the page asks again until
 it is ready (``GET /api/log/{id}/review`` answers 202 meanwhile). A review is kept with its game
 (``Storage.save_review``) and made again only when ``fusegame.review.VERSION`` changes.
 """
@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from fusegame.record import GameRecord, RecordError
 from fusegame.review import VERSION, Reviewer
+from fusegame.server.planners import exit_with_parent
 from fusegame.server.storage import PERSON, LogEntry, Storage
 
 log = logging.getLogger("fusegame.server")
@@ -60,7 +62,8 @@ class Reviews:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawned, not forked: the server's threads and sockets stay out of the worker
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=exit_with_parent, initargs=(os.getpid(),))
         return self._pool
 
     async def get(self, log_id: int) -> dict[str, Any] | None:

@@ -11,12 +11,14 @@ Time and timers come in through a ``Scheduler`` (the event loop in the server), 
 reads no clock of its own: the game's time is ``scheduler.now() - start``.
 
 The planner behind the bots and the hints (300-900 ms on some rolls) never thinks on the event
-loop when the scheduler has a worker (``Thinker``: the server's one planner thread): the room hands
-it a copy of the state and goes on; the answer is taken back on the loop only if the room's state
-is still the one it was worked out for (``seq``), else the planner is asked again. A bot whose turn
-falls due before the answer acts when it comes; a frame sent before its hints are known carries
-none (``[]``), and a frame of the same ``seq`` with the hints follows. A scheduler without a worker
-(the tests' clocks) has the planner answer at once, as part of the change.
+loop when the scheduler has a worker (``Thinker``: the server's planner process,
+``fusegame.server.planners``): the room asks it about the table as its record stands (a
+``Question``) and goes on; the answer is taken back on the loop only if the room's state is still
+the one it was worked out for (``seq``), else the planner is asked again. A bot whose turn falls
+due before the answer acts when it comes; a frame sent before its hints are known carries none
+(``[]``), and a frame of the same ``seq`` with the hints follows. A scheduler without a worker (the
+tests' clocks) has the room's own planner answer at once, on a copy of the state, as part of the
+change.
 
 A room is written down as it changes, through its ``RoomHost`` (the lobby, which keeps it in the
 database): each applied action is recorded before its frames are built, and a change of status or
@@ -34,9 +36,9 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from fusegame.bots.hints import Hint, hint
+from fusegame.bots.hints import Hint
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.observe import game_title, observation
 from fusegame.record import GameRecord
@@ -45,8 +47,10 @@ from fusegame.rules.decision_kinds import KINDS
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction, new_game
 from fusegame.rules.views import die_view
+from fusegame.scenario import dump_scenario
 from fusegame.server import wire
 from fusegame.server.options import RoomOptions
+from fusegame.server.planners import Question, advise
 from fusegame.server.storage import BOT, PERSON, PERSON_THEN_BOT
 
 log = logging.getLogger("fusegame.server")
@@ -62,18 +66,11 @@ SPECTATOR_NEWS_S = 1.0
 BOT_BURST = 600
 BOT_FLOOR_S = 0.1
 MAX_ACTIONS = 5_000
-#: A room's planner is let go and a new one started once its memos hold more entries than this (a
-#: game at a person's pace leaves 1,000 to 6,000): its memos only save time, never change a move,
-#: and a game of bots that goes on for thousands of moves keeps the room's memory bounded.
-PLANNER_ENTRIES = 20_000
 #: The door's bounds (``fusegame.server.wire``).
 MAX_MESSAGE = wire.MAX_MESSAGE
 MAX_CHAT = wire.MAX_CHAT
 MAX_NAME = wire.MAX_NAME
 SIGNALS = wire.SIGNALS
-
-
-T = TypeVar("T")
 
 
 class Timer(Protocol):
@@ -90,10 +87,14 @@ class Scheduler(Protocol):
 
 @runtime_checkable
 class Thinker(Protocol):
-    """A scheduler with a worker for the planner (the server's): ``think`` runs ``work`` away from
-    the event loop, then ``then`` on the loop with its result, or with the exception it raised."""
+    """A scheduler with a worker for the planner (the server's planner process): ``think`` has it
+    work out the hints of the question's table away from the event loop, then runs ``then`` on the
+    loop with them (and whether the worker's planner outgrew its bound), or with the exception
+    that stopped it. ``forget`` lets a match's table go there."""
 
-    def think(self, work: Callable[[], T], then: Callable[[T | Exception], None]) -> None: ...
+    def think(self, question: Question, then: Callable[[list[Hint] | Exception, bool], None]) -> None: ...
+
+    def forget(self, key: str) -> None: ...
 
 
 class Client(Protocol):
@@ -248,27 +249,18 @@ class Match:
     choice_timers: dict[int, Timer] = field(default_factory=dict)
     choice_due: dict[int, float] = field(default_factory=dict)  #: seat -> scheduler time of the pick
     #: made when first asked, let go when the game ends or the room leaves the server (its memos
-    #: are most of a room's memory); touched only by the planner's worker once made
+    #: are most of a room's memory); with a ``Thinker``, the worker holds it instead, by ``key``
     planner: TeamPlanner | None = None
+    #: the match's name in the planner's worker
+    key: str = field(default_factory=lambda: secrets.token_hex(8))
+    #: the position the match began from, when it was not dealt from its config and seed (a
+    #: scenario, as ``dump_scenario`` writes it): the worker's copy of the table starts there
+    initial: dict[str, Any] | None = None
     bot_actions: int = 0  #: the bots' actions so far (``BOT_BURST``)
     next_bot_at: float = 0.0  #: past the burst, the scheduler time before which no bot acts
 
 
 _NO_MOVES = '{"place":[],"actions":[]}'
-
-#: What the planner's worker hands back: the hints, and whether the planner has outgrown
-#: ``PLANNER_ENTRIES``. An exception stands for a planner that failed.
-_Advice = tuple[list[Hint], bool]
-
-
-def advise(state: GameState, planner: TeamPlanner, prepare: bool = False) -> _Advice:
-    """The planner's hints for ``state`` (on the planner's worker, on a copy of the room's state);
-    a new planner first builds the models of every card the game can meet (``prepare``), so that
-    no later decision of the game pays for meeting a card."""
-    if prepare:
-        planner.prepare(state)
-    return hint(state, planner), planner.entries() > PLANNER_ENTRIES
-
 
 class _Waiting:
     """A bot whose turn fell due before the planner had answered: it acts when the answer comes.
@@ -587,12 +579,15 @@ class Room:
     def start(self, state: GameState | None = None) -> None:
         """Deal and make the first roll; the clock starts now (docs/rules.md I-05). ``state`` starts the
         match from another position instead (a scenario, for tests); its time is the clock's 0."""
+        initial = None
         if state is None:
             state = new_game(self.options.config, self.seed)
         else:
             self.durable = False
+            if isinstance(self.scheduler, Thinker):  # the worker's copy of the table starts there
+                initial = dump_scenario(state)
         start = self.scheduler.now() - state.time_ms / 1000
-        self.match = Match(state, GameRecord(state.config, self.seed), start)
+        self.match = Match(state, GameRecord(state.config, self.seed), start, initial=initial)
         self.status = "playing"
         for s in self.seats:
             s.played = {"human": PERSON, "bot": BOT}.get(s.kind, "")
@@ -798,6 +793,8 @@ class Room:
         answer still on its way is not taken."""
         if self.match is not None:
             self.match.planner = None
+            if isinstance(self.scheduler, Thinker):
+                self.scheduler.forget(self.match.key)
         self._advice = None
         self._hints_late = None
 
@@ -947,48 +944,45 @@ class Room:
         return None
 
     def _ask(self) -> None:
-        """Have the planner work out its advice for the current state, on a copy of it: on the
-        scheduler's worker when it has one (``Thinker``), else at once. One question at a time:
-        an answer that comes back for a state gone by asks again (``_answered``)."""
+        """Have the planner work out its advice for the current state: the scheduler's worker when
+        it has one (``Thinker``), else the match's own planner at once, on a copy of the state. One
+        question at a time: an answer that comes back for a state gone by asks again
+        (``_answered``)."""
         m = self.match
         assert m is not None
         if self._asking is not None:
             return
+        seq = self._asking = self.seq
+        scheduler = self.scheduler
+        if isinstance(scheduler, Thinker):
+            question = Question(m.key, m.record.config, m.record.seed, m.initial, m.record.actions,
+                                len(m.record.actions))
+            try:
+                scheduler.think(question, lambda advice, _outgrown: self._answered(m, seq, advice))
+            except Exception as e:  # a worker that cannot take it (the server stopping): as a failure
+                self._answered(m, seq, e, at_once=True)
+            return
         fresh = m.planner is None
         if m.planner is None:
             m.planner = TeamPlanner(PLAY_WEIGHTS)
-        seq, planner = self.seq, m.planner
-        self._asking = seq
-        work = partial(advise, m.state.clone(), planner, fresh)
-        scheduler = self.scheduler
-        if not isinstance(scheduler, Thinker):
-            answer: _Advice | Exception
-            try:
-                answer = work()
-            except Exception as e:
-                answer = e
-            self._answered(m, seq, planner, answer, at_once=True)
-            return
+        answer: list[Hint] | Exception
         try:
-            scheduler.think(work, partial(self._answered, m, seq, planner))
-        except Exception as e:  # a worker that cannot take it (the server stopping): as a failure
-            self._answered(m, seq, planner, e, at_once=True)
+            answer, outgrown = advise(m.state.clone(), m.planner, fresh)
+            if outgrown:
+                m.planner = None  # the next question starts a new one: memory stays bounded
+        except Exception as e:
+            answer = e
+        self._answered(m, seq, answer, at_once=True)
 
-    def _answered(self, m: Match, seq: int, planner: TeamPlanner, answer: _Advice | Exception,
-                  at_once: bool = False) -> None:
+    def _answered(self, m: Match, seq: int, advice: list[Hint] | Exception, at_once: bool = False) -> None:
         """The planner's answer for state ``seq``, back on the loop: kept only if the table is
         still there; then the frames sent without their hints get them, and the bots waiting act."""
         if self._asking == seq:
             self._asking = None
         if self.match is not m or m.state.outcome is not None or self.gone:
             return  # the game ended or left this process meanwhile
-        if isinstance(answer, Exception):
-            log.error("room %s: the planner failed", self.code, exc_info=answer)
-            advice: list[Hint] | Exception = answer
-        else:
-            advice, outgrown = answer
-            if outgrown and m.planner is planner:
-                m.planner = None  # the next question starts a new one: memory stays bounded
+        if isinstance(advice, Exception):
+            log.error("room %s: the planner failed", self.code, exc_info=advice)
         if seq != self.seq:  # the table moved on while the planner thought: ask about it now
             if (self._waiting or self._hints_late == self.seq) and not self.closing:
                 self._ask()

@@ -1,20 +1,22 @@
-"""The planner behind the bots and the hints thinks off the event loop, on the server's one planner
-thread: a room whose bot is thinking holds up no other room, an answer for a table that has moved on
-is not played (the planner is asked again), a room's planner and its memos leave with its game (or
-with the room), and once no game is in play the memory the games used is handed back.
+"""The planner behind the bots and the hints thinks off the event loop, in the server's planner
+process: a room whose bot is thinking holds up no other room, an answer for a table that has moved
+on is not played (the planner is asked again), a room's table and planner leave the planner's
+process with its game (or with the room), and once no game is in play that process ends, so the
+memory the games used goes back to the system.
 
-The slow position is made by hand: the planner is held until the test lets it go, so these tests
-assert what happens in which order, never how long anything takes."""
+The slow position is made by hand: the planner's process is held until the test lets it go (a file
+it waits for), so these tests assert what happens in which order, never how long anything takes."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import sys
-import threading
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,12 +26,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from fusegame.bots import value
 from fusegame.bots.team import TeamPlanner
 from fusegame.memos import forget_card_memos
-from fusegame.rules.state import GameState
 from fusegame.server import lobby as lobby_module
+from fusegame.server import planners as planners_module
 from fusegame.server import room as room_module
 from fusegame.server.app import create_app
 from fusegame.server.options import parse_options
+from fusegame.server.planners import PlannerProcess
 from fusegame.server.room import Room
+from fuseproc import FuseServer
 from liveserver import Server, served
 from roomclock import Clock, Page
 
@@ -38,6 +42,8 @@ pytestmark = pytest.mark.timeout(180)
 Frame = dict[str, Any]
 #: How long a test waits for a frame before it fails (never reached when the server works).
 WAIT_S = 60.0
+#: The folder through which a test holds the planner's process (``held_answer``).
+GATE = "FUSE_TEST_PLANNER_GATE"
 
 
 @contextmanager
@@ -75,20 +81,36 @@ def a_placement(frame: Frame) -> str:
     return text
 
 
-def test_a_room_whose_bot_is_thinking_holds_up_no_other_room(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[GameState] = []
-    threads: set[str] = set()
-    thinking, go_on = threading.Event(), threading.Event()
-    real = room_module.advise
+def held_answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, Any] | None,
+                start: int, actions: list[str]) -> Any:
+    """In the planner's process: write down the question (its process and the table's length),
+    wait until the test makes the file ``go``, then answer as the planner does."""
+    gate = Path(os.environ[GATE])
+    with (gate / "asked").open("a") as f:
+        f.write(f"{os.getpid()} {start + len(actions)}\n")
+    deadline = time.monotonic() + 2 * WAIT_S
+    while not (gate / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return planners_module.answer(key, config, seed, initial, start, actions)
 
-    def slow(state: GameState, planner: TeamPlanner, *args: Any) -> Any:
-        asked.append(state)
-        threads.add(threading.current_thread().name)
-        thinking.set()
-        go_on.wait(2 * WAIT_S)  # a position the planner takes its time over, until the test says
-        return real(state, planner, *args)
 
-    monkeypatch.setattr(room_module, "advise", slow)
+def asked(gate: Path) -> list[tuple[int, int]]:
+    path = gate / "asked"
+    lines = path.read_text().split() if path.exists() else []
+    return [(int(lines[i]), int(lines[i + 1])) for i in range(0, len(lines), 2)]
+
+
+async def waited(check: Callable[[], bool]) -> None:
+    async with asyncio.timeout(WAIT_S):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+def test_a_room_whose_bot_is_thinking_holds_up_no_other_room(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    monkeypatch.setenv(GATE, str(tmp_path))  # (the planner's process starts with it)
+    held = PlannerProcess(lobby_module.ENGINE_MEMO_STATES, answer=held_answer)
+    monkeypatch.setattr(lobby_module, "PLANNERS", held)
 
     async def play(s: Server) -> None:
         ws_base = s.base.replace("http", "ws", 1)
@@ -97,22 +119,23 @@ def test_a_room_whose_bot_is_thinking_holds_up_no_other_room(monkeypatch: pytest
             _, ana, first = await seated(http, ws_base, {"players": 2, "difficulty": "training",
                                                          "bot_delay_ms": 0, "seed": 5}, "Ana",
                                          fill_bots=True)
-            assert await asyncio.to_thread(thinking.wait, WAIT_S)
+            await waited(lambda: len(asked(tmp_path)) == 1)
             # another room's claim is answered while the planner is still thinking
             _, bo, state = await seated(http, ws_base, {"players": 1, "difficulty": "training",
                                                         "seed": 6}, "Bo")
             await bo.send(json.dumps({"type": "act", "action": a_placement(state)}))
             await until(bo, placed_by(0))
-            assert len(asked) == 1 and not go_on.is_set()
+            assert len(asked(tmp_path)) == 1
             # Ana places a die too, at her own table, while the bot still thinks about the table
             # as it was: the answer that comes back is for a table gone by
             await ana.send(json.dumps({"type": "act", "action": a_placement(first)}))
             await until(ana, placed_by(0))
-            go_on.set()
+            (tmp_path / "go").touch()
             await until(ana, placed_by(1))  # the bot acts, on the table as it is now
-            assert len(asked) >= 2
-            assert all(name.startswith("fuse-planner") for name in threads), threads
-            assert len(asked[1].unplaced()) == len(asked[0].unplaced()) - 1  # with Ana's die placed
+            questions = asked(tmp_path)
+            assert len(questions) >= 2
+            assert all(pid != os.getpid() for pid, _ in questions)  # another process thought
+            assert questions[1][1] == questions[0][1] + 1  # with Ana's die placed
             await ana.close()
             await bo.close()
 
@@ -120,88 +143,69 @@ def test_a_room_whose_bot_is_thinking_holds_up_no_other_room(monkeypatch: pytest
         with server() as s:
             asyncio.run(play(s))
     finally:
-        go_on.set()
+        (tmp_path / "go").touch()
+        held.recycle()
 
 
-def released(planners: list[TeamPlanner]) -> bool:
-    """Whether nothing but ``planners`` holds each of them (the list, and ``getrefcount``'s own
-    argument), once the server has had the time to let them go."""
-    deadline = time.monotonic() + WAIT_S
-    while not all(sys.getrefcount(planners[i]) <= 2 for i in range(len(planners))):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+def tables(s: Server) -> list[str]:
+    """The tables the server's planner process holds (none when it has ended)."""
+    future = s.call(lambda: lobby_module.PLANNERS.held())
+    return [] if future is None else future.result(WAIT_S)
 
 
 @pytest.fixture
-def released_memory(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The threads ``release_memory`` ran on, once no game is left in play (at once, here)."""
-    ran: list[str] = []
+def released_memory(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Once no game is left in play (a second later, here), whether the planner's process had
+    ended when ``release_memory`` was done."""
+    ran: list[bool] = []
     real = lobby_module.release_memory
 
     def release() -> None:
         real()
-        ran.append(threading.current_thread().name)
+        ran.append(not lobby_module.PLANNERS.running)
 
     monkeypatch.setattr(lobby_module, "release_memory", release)
-    monkeypatch.setattr(lobby_module, "RELEASE_AFTER_S", 0.0)
+    monkeypatch.setattr(lobby_module, "RELEASE_AFTER_S", 1.0)
     return ran
 
 
-@pytest.fixture
-def planners(monkeypatch: pytest.MonkeyPatch) -> list[TeamPlanner]:
-    made: list[TeamPlanner] = []
-
-    def make(*args: Any) -> TeamPlanner:
-        p = TeamPlanner(*args)
-        made.append(p)
-        return p
-
-    monkeypatch.setattr(room_module, "TeamPlanner", make)
-    return made
-
-
-def test_a_room_lets_its_planner_go_when_its_game_ends(planners: list[TeamPlanner],
-                                                       released_memory: list[str]) -> None:
-    async def play(s: Server) -> str:
+def test_a_room_lets_its_planner_go_when_its_game_ends(released_memory: list[bool]) -> None:
+    async def play(s: Server) -> None:
         ws_base = s.base.replace("http", "ws", 1)
         async with httpx.AsyncClient(base_url=s.base) as http:
             code, ws, _ = await seated(http, ws_base, {"players": 1, "difficulty": "training",
                                                        "bot_delay_ms": 0, "hints": True, "seed": 3}, "Ana")
             await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
+            key = s.call(lambda: s.app.state.lobby.rooms[code].match.key)
+            await until(ws, lambda f: f["type"] == "state" and f["hints"])
+            assert key in await asyncio.to_thread(tables, s)  # the planner's copy of the table
             await until(ws, lambda f: f["type"] == "over")
-            # the page is still open, so the room is still held: its planner has gone all the same
-            held = s.call(lambda: code in s.app.state.lobby.rooms)
-            assert held
-            assert planners and await asyncio.to_thread(released, planners)
-            # and with no game left in play, the memory the games used goes back, on the
-            # planner's thread (the card models are its own)
-            async with asyncio.timeout(WAIT_S):
-                while not released_memory:
-                    await asyncio.sleep(0.05)
-            assert all(name.startswith("fuse-planner") for name in released_memory)
+            # the page is still open, so the room is still held: its table has gone all the same
+            assert s.call(lambda: code in s.app.state.lobby.rooms)
+            assert key not in await asyncio.to_thread(tables, s)
+            # and with no game left in play, the planner's process ends: the memory it used
+            # goes back to the system
+            await waited(lambda: bool(released_memory))
+            assert released_memory == [True]
             await ws.close()
-            return code
 
     with server() as s:
         asyncio.run(play(s))
 
 
-def test_a_room_that_leaves_the_server_in_play_lets_its_planner_go(planners: list[TeamPlanner]) -> None:
+def test_a_room_that_leaves_the_server_in_play_lets_its_planner_go() -> None:
     async def play(s: Server) -> None:
         ws_base = s.base.replace("http", "ws", 1)
         async with httpx.AsyncClient(base_url=s.base) as http:
             code, ws, _ = await seated(http, ws_base, {"players": 2, "difficulty": "training",
                                                        "bot_delay_ms": 0, "seed": 4}, "Ana", fill_bots=True)
-            await until(ws, placed_by(1))  # the bot has played: its room has a planner
-            assert planners
+            await until(ws, placed_by(1))  # the bot has played: its table is in the planner's process
             lobby = s.app.state.lobby
-            match = s.call(lambda: lobby.rooms[code].match)
+            key = s.call(lambda: lobby.rooms[code].match.key)
+            assert key in await asyncio.to_thread(tables, s)
             s.call(lambda: lobby.lost(lobby.rooms[code]))  # another process holds it now
-            assert match is not None and match.planner is None and code not in lobby.rooms
-            del match
-            assert await asyncio.to_thread(released, planners)
+            assert code not in lobby.rooms
+            assert key not in await asyncio.to_thread(tables, s)
             await ws.close()
 
     with server() as s:
@@ -257,8 +261,48 @@ def test_a_planner_that_outgrows_its_bound_is_started_afresh_and_plays_the_same_
         monkeypatch: pytest.MonkeyPatch) -> None:
     kept: list[str] = []
     assert bot_game(kept) == 1
-    monkeypatch.setattr(room_module, "PLANNER_ENTRIES", 0)  # a new planner after every decision
+    monkeypatch.setattr(planners_module, "PLANNER_ENTRIES", 0)  # a new planner after every decision
     fresh: list[str] = []
     made = bot_game(fresh)
     assert made > 10
     assert fresh == kept  # memos only save time: the game is move for move the same
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` has started."""
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            kids += [int(k) for k in (task / "children").read_text().split()]
+    return kids
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_the_planners_process_ends_with_a_server_killed_outright(tmp_path: Path) -> None:
+    with FuseServer(f"sqlite:///{tmp_path / 'fuse.db'}", tmp_path, args=("--no-rate-limits",)) as server:
+        server.start()
+
+        async def bots_playing() -> None:
+            async with httpx.AsyncClient(base_url=server.base) as http:
+                _, ws, _ = await seated(http, server.ws_base, {"players": 2, "difficulty": "training",
+                                                              "bot_delay_ms": 0, "seed": 4}, "Ana",
+                                        fill_bots=True)
+                await until(ws, placed_by(1))  # the bot has played: the planner's process is up
+                await ws.close()
+
+        asyncio.run(bots_playing())
+        workers = [k for k in children(server.pid) if "spawn_main" in Path(f"/proc/{k}/cmdline").read_text()]
+        assert workers, "no planner's process"
+        server.kill()  # the server cannot tell its workers
+        deadline = time.monotonic() + WAIT_S
+        while any(alive(k) for k in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(k) for k in workers)
