@@ -270,3 +270,29 @@ def test_gymnasium_same_seed_same_trajectory() -> None:
     # unseeded resets after a seeded one continue one reproducible sequence of games
     assert trajectory(a, None) == trajectory(b, None)
     assert trajectory(a, 21) != trajectory(a, 22)
+
+
+def test_the_id_runs_as_sb3s_make_vec_env_runs_it() -> None:
+    """What ``stable_baselines3``'s ``make_vec_env("fusegame/Fuse-v1")`` does, without torch:
+    ``gymnasium.make`` of the id (with ``render_mode="rgb_array"`` when asked for video), each
+    environment wrapped to count its episodes, stepped side by side in a vector that resets an
+    environment whose episode has ended."""
+    def make() -> Any:
+        return gymnasium.wrappers.RecordEpisodeStatistics(
+            gymnasium.make("fusegame/Fuse-v1", difficulty="training", render_mode="rgb_array"))
+
+    vec = gymnasium.vector.SyncVectorEnv([make, make])
+    obs, _ = vec.reset(seed=[5, 6])
+    rng = np.random.default_rng(5)
+    ended = 0
+    for _ in range(600):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, rewards, terms, truncs, _ = vec.step(actions)
+        assert obs["observation"].shape[0] == 2 and rewards.shape == (2,)
+        ended += int(np.sum(terms | truncs))
+        if ended >= 2:
+            break
+    assert ended >= 2  # whole games, and the vector went on past their ends
+    frames = vec.call("render")
+    assert all(f.dtype == np.uint8 and f.ndim == 3 for f in frames)
+    vec.close()
