@@ -56,6 +56,12 @@ def _rel_tables(rel: Rel) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 ClauseFn = Callable[[Sequence[int]], bool]
+#: a clause as its alternatives: each test, and whether it reads faces (else colours only)
+Alternatives = tuple[tuple[ClauseFn, bool], ...]
+#: FACE_TYPES[f]: the mask of the die types showing face ``f + 1``, whatever their colours
+FACE_TYPES: Final = tuple(sum(1 << (c * 6 + f) for c in range(N_TYPES // 6)) for f in range(6))
+#: COLOUR_TYPES[c]: the mask of the die types of colour index ``c``, whatever their faces
+COLOUR_TYPES: Final = tuple(sum(1 << (c * 6 + f) for f in range(6)) for c in range(N_TYPES // 6))
 
 
 def _compile_atom(atom: Comparison | GroupTest) -> ClauseFn:
@@ -92,6 +98,11 @@ def _compile_atom(atom: Comparison | GroupTest) -> ClauseFn:
                 return False
         return True
     return compare
+
+
+def _reads_faces(atom: Comparison | GroupTest) -> bool:
+    """Whether an alternative reads the dice's faces (else their colours only)."""
+    return isinstance(atom, Comparison) or atom.group in (Group.SAME_NUMBER, Group.DIFF_NUMBER)
 
 
 def compile_clause(clause: Clause) -> ClauseFn:
@@ -134,11 +145,26 @@ class CompiledCard:
             out[r.a].append((r.b, fwd))
             out[r.b].append((r.a, rev))
         self.pair_out = tuple(tuple(x) for x in out)
+        # pair_in[j]: (i, tab) for every pair_out[i] entry that constrains slot j
+        into: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
+        for i in range(n):
+            for j, tab in self.pair_out[i]:
+                into[j].append((i, tab))
+        self.pair_in = tuple(tuple(x) for x in into)
         self.clauses = shape.clauses
         compiled = [(c.slots, compile_clause(c)) for c in shape.clauses]
         # clauses_of[i]: (the clause's other slots, its test) for every clause that involves slot i
         self.clauses_of: tuple[tuple[tuple[tuple[int, ...], ClauseFn], ...], ...] = tuple(
             tuple((tuple(x for x in sl if x != i), fn) for sl, fn in compiled if i in sl) for i in range(n))
+        # the same clauses as their alternatives, each reading faces only or colours only (True:
+        # faces), so that the types a slot takes may be found face by face and colour by colour
+        alternatives = [(c.slots, tuple((_compile_atom(a), _reads_faces(a)) for a in c.alts))
+                        for c in shape.clauses]
+        self.alternatives_of: tuple[tuple[tuple[tuple[int, ...], Alternatives], ...], ...] = (
+            tuple(tuple((tuple(x for x in sl if x != i), alts) for sl, alts in alternatives if i in sl)
+                  for i in range(n)))
+        #: the colour indices of the types in play
+        self.colour_indices = tuple(c for c in range(N_TYPES // 6) if types_in_play & COLOUR_TYPES[c])
         reads_colour = any(s.pred.reads_colour for s in shape.slots) or any(
             r.rel.reads_colour for r in shape.relations) or any(c.reads_colour for c in shape.clauses)
         reads_number = any(s.pred.reads_number for s in shape.slots) or any(
@@ -264,23 +290,37 @@ class CompiledCard:
                 for j, tab in self.pair_out[i]:
                     if j == b:
                         mask &= tab[ti]
-        # the clauses on the last slot (every other slot is filled), each type tried in one list
-        tests = [fn for _, fn in self.clauses_of[b]]
-        if tests:
-            trial = list(state)
-            m, mask = mask, 0
-            while m:
-                t = (m & -m).bit_length() - 1
-                m &= m - 1
-                trial[b] = t
-                for fn in tests:
-                    if not fn(trial):
-                        break
-                else:
-                    mask |= 1 << t
+        # the clauses on the last slot (every other slot is filled)
+        clauses = self.alternatives_of[b]
+        if clauses and mask:
+            mask &= self.clause_types(list(state), b, [alts for _, alts in clauses])
         if len(self._completing) >= _MEMO_LIMIT:
             self._completing.clear()
         self._completing[alike] = mask
+        return mask
+
+    def clause_types(self, trial: list[int], b: int, clauses: Sequence[Alternatives]) -> int:
+        """The mask of die types that ``clauses`` (each given as its alternatives) allow on slot
+        ``b`` of ``trial``, every other slot they name being filled. Each alternative reads faces
+        only or colours only, so it is tried on six faces or on the colours in play, never type by
+        type; ``trial[b]`` is left changed."""
+        mask = -1
+        for alts in clauses:
+            allowed = 0
+            for fn, by_face in alts:
+                if by_face:
+                    for f in range(6):
+                        trial[b] = f  # (any colour: the alternative reads the face only)
+                        if fn(trial):
+                            allowed |= FACE_TYPES[f]
+                else:
+                    for c in self.colour_indices:
+                        trial[b] = c * 6  # (any face: the alternative reads the colour only)
+                        if fn(trial):
+                            allowed |= COLOUR_TYPES[c]
+            mask &= allowed
+            if not mask:
+                return 0
         return mask
 
     def two_left(self, state: State, reps: Sequence[int]) -> list[tuple[int, int]]:
@@ -292,28 +332,47 @@ class CompiledCard:
         a = state.index(EMPTY)
         b = state.index(EMPTY, a + 1)
         pred = self.pred
-        pair_out = self.pair_out
         feasibility = self.feasibility
         out: list[tuple[int, int]] = []
-        # per open slot: the clauses on it whose other slots are filled, tried on one list
-        opens = [(s, [fn for others, fn in self.clauses_of[s] if EMPTY not in [state[x] for x in others]],
-                  list(state)) for s in (a, b) if self.is_open(state, s)]
+        # per open slot s, the slot r left after a die goes there: the types s takes (its
+        # predicate, the relations with the dice already on the card, the clauses whose other
+        # slots are filled); the classes r takes by the relations with the dice already on the
+        # card, and the relations between s and r (``completing_types`` without its memo, where
+        # no clause names r)
+        opens = []
+        for s, r in ((a, b), (b, a)):
+            if not self.is_open(state, s):
+                continue
+            takes = pred[s]
+            for i, tab in self.pair_in[s]:
+                if state[i] != EMPTY:
+                    takes &= tab[state[i]]
+            filled = [alts for others, alts in self.alternatives_of[s]
+                      if EMPTY not in [state[x] for x in others]]
+            if filled and takes:
+                takes &= self.clause_types(list(state), s, filled)
+            if not takes:
+                continue
+            left = pred[r] & self._reps
+            between: list[tuple[int, ...]] = []
+            for i, tab in self.pair_in[r]:
+                if i == s:
+                    between.append(tab)
+                elif state[i] != EMPTY:
+                    left &= tab[state[i]]
+            opens.append((s, takes, left, between, not self.clauses_of[r]))
         for i, t in enumerate(reps):
-            for s, tests, trial in opens:
-                if not pred[s] >> t & 1:
+            for s, takes, left, between, plain in opens:
+                if not takes >> t & 1:
                     continue
-                for j, tab in pair_out[s]:
-                    tj = state[j]
-                    if tj != EMPTY and not tab[t] >> tj & 1:
-                        break
+                if plain:
+                    fits = left
+                    for tab in between:
+                        fits &= tab[t]
                 else:
-                    if tests:
-                        trial[s] = t
-                        if not all(fn(trial) for fn in tests):
-                            continue
                     fits = self.completing_types(state[:s] + (t,) + state[s + 1:])
-                    if fits or not feasibility:
-                        out.append((i, fits))
+                if fits or not feasibility:
+                    out.append((i, fits))
         return out
 
     def slot_table(self, state: State) -> list[tuple[int, ...] | None]:
