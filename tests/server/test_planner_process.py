@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -306,3 +307,47 @@ def test_the_planners_process_ends_with_a_server_killed_outright(tmp_path: Path)
         while any(alive(k) for k in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not any(alive(k) for k in workers)
+
+
+def spawned() -> set[int]:
+    """This process's worker processes (spawned by multiprocessing)."""
+    return {k for k in children(os.getpid()) if alive(k)
+            and b"spawn_main" in Path(f"/proc/{k}/cmdline").read_bytes()}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_when_the_planners_process_dies_the_bots_play_on_and_a_new_one_starts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(planners_module, "RESTART_AFTER_S", 0.5)
+    lobby_module.PLANNERS.recycle()  # the next game starts a process of its own
+    before = spawned()
+
+    async def play(s: Server) -> None:
+        ws_base = s.base.replace("http", "ws", 1)
+        async with httpx.AsyncClient(base_url=s.base) as http:
+            _, ws, _ = await seated(http, ws_base, {"players": 2, "difficulty": "standard",
+                                                    "bot_delay_ms": 0, "seed": 9}, "Ana", fill_bots=True)
+            await ws.send(json.dumps({"type": "bot", "seat": 0, "on": True}))
+            await until(ws, placed_by(1))
+            first = spawned() - before
+            assert first, "no planner's process"
+            for pid in first:
+                os.kill(pid, signal.SIGKILL)
+            # the bots go on, with any legal move while no planner answers
+            placed = 0
+            while placed < 3:
+                frame = await until(ws, lambda f: f["type"] in ("state", "over"))
+                if frame["type"] == "over":
+                    break
+                placed += sum(1 for e in frame["events"] if "slot" in e and "die" in e)
+            await ws.close()
+            # a moment later, a new process answers the next game's questions
+            await asyncio.sleep(planners_module.RESTART_AFTER_S + 0.1)
+            _, again, _ = await seated(http, ws_base, {"players": 2, "difficulty": "training",
+                                                       "hints": True, "seed": 3}, "Bo", fill_bots=True)
+            await until(again, lambda f: f["type"] == "state" and bool(f["hints"]))
+            assert spawned() - before - first
+            await again.close()
+
+    with server() as s:
+        asyncio.run(play(s))

@@ -57,12 +57,21 @@ PLANNER_REST = 1.0
 #: and a game of bots that goes on for thousands of moves keeps the process's memory bounded.
 PLANNER_ENTRIES = 20_000
 
+#: After the planner's process has died, a new one is started no sooner than this (seconds), so
+#: that a process that cannot start is not started again for every question.
+RESTART_AFTER_S = 5.0
+
 #: One hint as plain data: seat, the decision's kind, the action (``Action.to_data``) or None, and
 #: the advice.
 HintData = tuple[int, str, dict[str, Any] | None, dict[str, Any]]
 #: An answer: the hints for every seat, and whether the table's planner was started afresh (it had
 #: outgrown ``PLANNER_ENTRIES``).
 Answer = tuple[list[HintData], bool]
+
+
+class PlannerUnavailable(RuntimeError):
+    """No planner's process can answer now (it died; a new one starts shortly). The rooms' bots
+    play any legal move meanwhile; the process's death is logged once, here."""
 
 
 @dataclass(frozen=True)
@@ -114,11 +123,6 @@ def start_worker(memo_states: int, parent: int) -> None:
     with contextlib.suppress(OSError, AttributeError):  # (no ``nice`` on some systems)
         os.nice(PLANNER_NICE)
     set_memo_limit(memo_states)
-
-
-def ready() -> bool:
-    """Nothing: asked once so that the process starts (and imports the engine) before a game."""
-    return True
 
 
 def advise(state: GameState, planner: TeamPlanner, prepare: bool = False) -> tuple[list[Hint], bool]:
@@ -195,24 +199,23 @@ class PlannerProcess:
         self._answer = answer
         self._pool: ProcessPoolExecutor | None = None
         self._fed: dict[str, int] = {}  # by key: how many actions the process has of each table
+        self._down_until = 0.0  # (``time.monotonic``) no new process before this, after one died
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            if time.monotonic() < self._down_until:
+                raise PlannerUnavailable("the planner's process died; a new one starts in a moment")
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=start_worker,
                                              initargs=(self.memo_states, os.getpid()))
             self._fed.clear()
         return self._pool
 
-    def start(self) -> None:
-        """Start the process now, so that the first game's first decision does not wait for it."""
-        self._executor().submit(ready)
-
     def ask(self, q: Question, then: Callable[[list[Hint] | Exception, bool], None]) -> None:
         """Ask for the hints of ``q``'s table; ``then(hints, outgrown)`` runs on the running loop
-        with the answer, or ``then(exception, False)`` if the planner failed or its process died."""
-        loop = asyncio.get_running_loop()
-        self._submit(loop, q, self._fed.get(q.key, 0), then)
+        with the answer, or ``then(exception, False)`` if the planner failed or its process died.
+        Raises ``PlannerUnavailable`` at once while no process can take the question."""
+        self._submit(asyncio.get_running_loop(), q, self._fed.get(q.key, 0), then)
 
     def _submit(self, loop: asyncio.AbstractEventLoop, q: Question, start: int,
                 then: Callable[[list[Hint] | Exception, bool], None]) -> None:
@@ -220,15 +223,19 @@ class PlannerProcess:
             start = 0
         pool = self._executor()
         texts = [str(a) for a in q.actions[start:q.length]]
+        try:
+            future = pool.submit(self._answer, q.key, q.config.to_dict(), q.seed, q.initial, start, texts)
+        except (BrokenProcessPool, RuntimeError) as e:  # (RuntimeError: shut down meanwhile)
+            self._broken(pool)
+            raise PlannerUnavailable(f"the planner's process cannot take questions: {e}") from None
         self._fed[q.key] = q.length
-        future = pool.submit(self._answer, q.key, q.config.to_dict(), q.seed, q.initial, start, texts)
 
         def on_loop(f: Future[Answer | None]) -> None:
             try:
                 got = f.result()
-            except BrokenProcessPool as e:
+            except BrokenProcessPool:
                 self._broken(pool)
-                then(e, False)
+                then(PlannerUnavailable("the planner's process died"), False)
                 return
             except Exception as e:
                 self._fed.pop(q.key, None)
@@ -236,10 +243,13 @@ class PlannerProcess:
                 return
             except BaseException as e:  # cancelled: the process was let go
                 self._fed.pop(q.key, None)
-                then(RuntimeError(f"the planner's work was stopped: {e!r}"), False)
+                then(PlannerUnavailable(f"the planner's work was stopped: {e!r}"), False)
                 return
             if got is None:  # the process does not hold the table as expected: from the start
-                self._submit(loop, q, 0, then)
+                try:
+                    self._submit(loop, q, 0, then)
+                except PlannerUnavailable as e:
+                    then(e, False)
                 return
             try:
                 hints = hints_of(got[0])
@@ -255,10 +265,14 @@ class PlannerProcess:
         future.add_done_callback(done)
 
     def _broken(self, pool: ProcessPoolExecutor) -> None:
+        """The process ``pool`` ran has died: a new one starts ``RESTART_AFTER_S`` later (until
+        then, every question fails at once and the bots play any legal move)."""
         if self._pool is pool:
-            log.error("the planner's process died; a new one starts at the next question")
+            log.error("the planner's process died; a new one starts in %g s", RESTART_AFTER_S)
             self._pool = None
             self._fed.clear()
+            self._down_until = time.monotonic() + RESTART_AFTER_S
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def forget(self, key: str) -> None:
         """Let table ``key`` go in the planner's process (after the questions already asked)."""

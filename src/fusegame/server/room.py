@@ -50,7 +50,7 @@ from fusegame.rules.views import die_view
 from fusegame.scenario import dump_scenario
 from fusegame.server import wire
 from fusegame.server.options import RoomOptions
-from fusegame.server.planners import Question, advise
+from fusegame.server.planners import PlannerUnavailable, Question, advise
 from fusegame.server.storage import BOT, PERSON, PERSON_THEN_BOT
 
 log = logging.getLogger("fusegame.server")
@@ -922,6 +922,9 @@ class Room:
         if s.kind == "human" and s.played == PERSON:
             s.played = PERSON_THEN_BOT  # written down with the action, before anyone sees it
         m.bot_actions += 1
+        if isinstance(advice, PlannerUnavailable):  # no planner for a moment: any legal move
+            self.apply(m.state.legal_actions(seat)[0])
+            return
         try:
             if isinstance(advice, Exception):
                 raise RuntimeError("the planner failed on this position") from advice
@@ -981,7 +984,9 @@ class Room:
             self._asking = None
         if self.match is not m or m.state.outcome is not None or self.gone:
             return  # the game ended or left this process meanwhile
-        if isinstance(advice, Exception):
+        if isinstance(advice, PlannerUnavailable):  # (the planner's process has said so, once)
+            log.debug("room %s: %s", self.code, advice)
+        elif isinstance(advice, Exception):
             log.error("room %s: the planner failed", self.code, exc_info=advice)
         if seq != self.seq:  # the table moved on while the planner thought: ask about it now
             if (self._waiting or self._hints_late == self.seq) and not self.closing:
