@@ -191,7 +191,7 @@ def hints_of(data: list[HintData]) -> list[Hint]:
 
 
 class PlannerProcess:
-    """The server's planner process, started at the first question (or ``start``). Used from the
+    """The server's planner process, started at the first question. Used from the
     event loop only: ``ask`` hands the answer to ``then`` on the loop."""
 
     def __init__(self, memo_states: int, answer: Callable[..., Answer | None] = answer) -> None:
@@ -231,6 +231,12 @@ class PlannerProcess:
         self._fed[q.key] = q.length
 
         def on_loop(f: Future[Answer | None]) -> None:
+            try:
+                take(f)
+            except Exception:  # a bug in one room must not stop the server's loop
+                log.exception("a room could not take the planner's answer")
+
+        def take(f: Future[Answer | None]) -> None:
             try:
                 got = f.result()
             except BrokenProcessPool:
