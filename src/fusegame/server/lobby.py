@@ -24,7 +24,7 @@ started when the room falls idle and cancelled or re-armed as it changes: creati
 room never looks at the others.
 
 **The planner's process.** Bots and hints are worked out by the team planner, which takes up to a
-second on some rolls: ``LoopScheduler.think`` asks the server's planner process (``PLANNERS``,
+tenth of a second on some rolls: ``LoopScheduler.think`` asks the server's planner process (``PLANNERS``,
 ``fusegame.server.planners``) and takes the answer back on the loop, so a room thinking holds up no
 other room and the planner never holds the loop's interpreter. A room's planner leaves with its game
 (or with the room, if it leaves in play). When no game is left in play, the planner's process is

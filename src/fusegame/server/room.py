@@ -10,8 +10,8 @@ own tasks from queues, so a slow client never holds up the pipeline.
 Time and timers come in through a ``Scheduler`` (the event loop in the server), so the room itself
 reads no clock of its own: the game's time is ``scheduler.now() - start``.
 
-The planner behind the bots and the hints (300-900 ms on some rolls) never thinks on the event
-loop when the scheduler has a worker (``Thinker``: the server's planner process,
+The planner behind the bots and the hints (up to a tenth of a second on some rolls) never thinks
+on the event loop when the scheduler has a worker (``Thinker``: the server's planner process,
 ``fusegame.server.planners``): the room asks it about the table as its record stands (a
 ``Question``) and goes on; the answer is taken back on the loop only if the room's state is still
 the one it was worked out for (``seq``), else the planner is asked again. A bot whose turn falls
