@@ -284,12 +284,7 @@ class CompiledCard:
         if hit is not None:
             return hit
         b = state.index(EMPTY)
-        mask = self.pred[b] & self._reps
-        for i, ti in enumerate(state):
-            if i != b:
-                for j, tab in self.pair_out[i]:
-                    if j == b:
-                        mask &= tab[ti]
+        mask = self.related_types(state, b) & self._reps
         # the clauses on the last slot (every other slot is filled)
         clauses = self.alternatives_of[b]
         if clauses and mask:
@@ -297,6 +292,15 @@ class CompiledCard:
         if len(self._completing) >= _MEMO_LIMIT:
             self._completing.clear()
         self._completing[alike] = mask
+        return mask
+
+    def related_types(self, state: State, slot: int) -> int:
+        """The mask of die types ``slot``'s predicate and its relations with the dice already on
+        the card allow there (its clauses not asked)."""
+        mask = self.pred[slot]
+        for i, tab in self.pair_in[slot]:
+            if state[i] != EMPTY:
+                mask &= tab[state[i]]
         return mask
 
     def clause_types(self, trial: list[int], b: int, clauses: Sequence[Alternatives]) -> int:
@@ -331,7 +335,6 @@ class CompiledCard:
         completes the card): models of work meet many such states once each."""
         a = state.index(EMPTY)
         b = state.index(EMPTY, a + 1)
-        pred = self.pred
         feasibility = self.feasibility
         out: list[tuple[int, int]] = []
         # per open slot s, the slot r left after a die goes there: the types s takes (its
@@ -343,23 +346,15 @@ class CompiledCard:
         for s, r in ((a, b), (b, a)):
             if not self.is_open(state, s):
                 continue
-            takes = pred[s]
-            for i, tab in self.pair_in[s]:
-                if state[i] != EMPTY:
-                    takes &= tab[state[i]]
+            takes = self.related_types(state, s)  # (r is empty: no relation with it counts)
             filled = [alts for others, alts in self.alternatives_of[s]
                       if EMPTY not in [state[x] for x in others]]
             if filled and takes:
                 takes &= self.clause_types(list(state), s, filled)
             if not takes:
                 continue
-            left = pred[r] & self._reps
-            between: list[tuple[int, ...]] = []
-            for i, tab in self.pair_in[r]:
-                if i == s:
-                    between.append(tab)
-                elif state[i] != EMPTY:
-                    left &= tab[state[i]]
+            left = self.related_types(state, r) & self._reps  # (s is empty still)
+            between = [tab for i, tab in self.pair_in[r] if i == s]
             opens.append((s, takes, left, between, not self.clauses_of[r]))
         for i, t in enumerate(reps):
             for s, takes, left, between, plain in opens:

@@ -123,7 +123,7 @@ class LoopScheduler:
 
         return asyncio.get_running_loop().call_later(max(0.0, delay), run)
 
-    def think(self, question: Question, then: Callable[[list[Hint] | Exception, bool], None]) -> None:
+    def think(self, question: Question, then: Callable[[list[Hint] | Exception], None]) -> None:
         """Have the planner's process work out the hints of ``question``'s table, then run ``then``
         on the loop with them (or the exception that stopped it)."""
         PLANNERS.ask(question, then)

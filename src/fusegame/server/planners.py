@@ -65,9 +65,8 @@ RESTART_AFTER_S = 5.0
 #: One hint as plain data: seat, the decision's kind, the action (``Action.to_data``) or None, and
 #: the advice.
 HintData = tuple[int, str, dict[str, Any] | None, dict[str, Any]]
-#: An answer: the hints for every seat, and whether the table's planner was started afresh (it had
-#: outgrown ``PLANNER_ENTRIES``).
-Answer = tuple[list[HintData], bool]
+#: An answer: the hints for every seat.
+Answer = list[HintData]
 
 
 class PlannerUnavailable(RuntimeError):
@@ -170,8 +169,7 @@ def _answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, Any]
     hints, outgrown = advise(table.state.clone(), table.planner, fresh)
     if outgrown:
         table.planner = None  # the next question starts a new one: memory stays bounded
-    data = [(h.seat, h.kind, None if h.action is None else h.action.to_data(), h.advice) for h in hints]
-    return data, outgrown
+    return [(h.seat, h.kind, None if h.action is None else h.action.to_data(), h.advice) for h in hints]
 
 
 def forget(key: str) -> None:
@@ -212,14 +210,14 @@ class PlannerProcess:
             self._fed.clear()
         return self._pool
 
-    def ask(self, q: Question, then: Callable[[list[Hint] | Exception, bool], None]) -> None:
-        """Ask for the hints of ``q``'s table; ``then(hints, outgrown)`` runs on the running loop
-        with the answer, or ``then(exception, False)`` if the planner failed or its process died.
+    def ask(self, q: Question, then: Callable[[list[Hint] | Exception], None]) -> None:
+        """Ask for the hints of ``q``'s table; ``then(hints)`` runs on the running loop with the
+        answer, or ``then(exception)`` if the planner failed or its process died.
         Raises ``PlannerUnavailable`` at once while no process can take the question."""
         self._submit(asyncio.get_running_loop(), q, self._fed.get(q.key, 0), then)
 
     def _submit(self, loop: asyncio.AbstractEventLoop, q: Question, start: int,
-                then: Callable[[list[Hint] | Exception, bool], None]) -> None:
+                then: Callable[[list[Hint] | Exception], None]) -> None:
         if start > q.length:
             start = 0
         pool = self._executor()
@@ -242,28 +240,28 @@ class PlannerProcess:
                 got = f.result()
             except BrokenProcessPool:
                 self._broken(pool)
-                then(PlannerUnavailable("the planner's process died"), False)
+                then(PlannerUnavailable("the planner's process died"))
                 return
             except Exception as e:
                 self._fed.pop(q.key, None)
-                then(e, False)
+                then(e)
                 return
             except BaseException as e:  # cancelled: the process was let go
                 self._fed.pop(q.key, None)
-                then(PlannerUnavailable(f"the planner's work was stopped: {e!r}"), False)
+                then(PlannerUnavailable(f"the planner's work was stopped: {e!r}"))
                 return
             if got is None:  # the process does not hold the table as expected: from the start
                 try:
                     self._submit(loop, q, 0, then)
                 except PlannerUnavailable as e:
-                    then(e, False)
+                    then(e)
                 return
             try:
-                hints = hints_of(got[0])
+                hints = hints_of(got)
             except Exception as e:
-                then(e, False)
+                then(e)
                 return
-            then(hints, got[1])
+            then(hints)
 
         def done(f: Future[Answer | None]) -> None:  # (on the executor's own thread)
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more

@@ -89,10 +89,9 @@ class Scheduler(Protocol):
 class Thinker(Protocol):
     """A scheduler with a worker for the planner (the server's planner process): ``think`` has it
     work out the hints of the question's table away from the event loop, then runs ``then`` on the
-    loop with them (and whether the worker's planner outgrew its bound), or with the exception
-    that stopped it. ``forget`` lets a match's table go there."""
+    loop with them, or with the exception that stopped it. ``forget`` lets a match's table go there."""
 
-    def think(self, question: Question, then: Callable[[list[Hint] | Exception, bool], None]) -> None: ...
+    def think(self, question: Question, then: Callable[[list[Hint] | Exception], None]) -> None: ...
 
     def forget(self, key: str) -> None: ...
 
@@ -961,7 +960,7 @@ class Room:
             question = Question(m.key, m.record.config, m.record.seed, m.initial, m.record.actions,
                                 len(m.record.actions))
             try:
-                scheduler.think(question, lambda advice, _outgrown: self._answered(m, seq, advice))
+                scheduler.think(question, lambda advice: self._answered(m, seq, advice))
             except Exception as e:  # a worker that cannot take it (the server stopping): as a failure
                 self._answered(m, seq, e, at_once=True)
             return
