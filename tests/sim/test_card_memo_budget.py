@@ -6,8 +6,12 @@ the games it plays after must be the games it would have played with them kept."
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from fusegame.memos import bound_card_memos, card_memo_entries, forget_card_memos
 from fusegame.rules.config import GameConfig
+from fusegame.rules.state import new_game
 from fusegame.sim import get_policy
 from fusegame.sim.batch import play_games
 
@@ -35,3 +39,18 @@ def test_the_memos_are_forgotten_only_past_the_budget() -> None:
     assert card_memo_entries() == held
     assert bound_card_memos(held - 1)  # past it: forgotten
     assert card_memo_entries() == 0
+
+
+def test_forgetting_the_memos_lets_go_of_finished_games_configurations() -> None:
+    # a server makes each room's game from a configuration of its own: once the games have ended
+    # and the memos are forgotten, nothing of theirs stays behind
+    config = GameConfig(players=4, difficulty="expert", modules=("roles", "sparks"))
+    game = new_game(config, 11)
+    game.clone()
+    gone = weakref.ref(config)
+    del config, game
+    gc.collect()
+    assert gone() is not None, "the look-ups of a configuration games were made from are shared"
+    forget_card_memos()
+    gc.collect()
+    assert gone() is None

@@ -112,10 +112,12 @@ def compiled_entries() -> int:
 
 
 def forget_compiled() -> None:
-    """Empty the memos of states of every compiled card of the process (``CompiledCard.forget``):
-    the answers stay the same, only the time to find them again is spent."""
+    """Empty the memos of states of every compiled card of the process (``CompiledCard.forget``)
+    and let go of the look-ups of the configurations games were made from: the answers stay the
+    same, only the time to find them again is spent."""
     for c in _COMPILED.values():
         c.forget()
+    _LOOKUPS.clear()
 
 
 class GameState:
