@@ -4,10 +4,9 @@ in one process of its own, never on the event loop and never in its interpreter.
 The planner takes up to a tenth of a second on some rolls. On a thread of the server's process it
 would hold the interpreter that the event loop needs for the players' claims (the compiled engine
 keeps it for the whole of a decision), and its memos would stay in the server's memory after the
-games. In a
-process of its own, at a lower priority (``PLANNER_NICE``), it costs the loop only the few
-actions it is sent, the system gives the players' claims the processor first, and its memory is
-handed back whole by ending the process once no game is in play (``PlannerProcess.recycle``).
+games. In a process of its own, at a lower priority (``PLANNER_NICE``), it costs the loop only the
+few actions it is sent, the system gives the players' claims the processor first, and its memory
+is handed back whole by ending the process once no game is in play (``PlannerProcess.recycle``).
 
 The planner's process keeps a copy of each table it is asked about (``_Table``, by the match's
 ``key``), built as the record builds it (``new_game`` of the config and seed, or the scenario the

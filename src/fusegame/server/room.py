@@ -922,7 +922,7 @@ class Room:
             s.played = PERSON_THEN_BOT  # written down with the action, before anyone sees it
         m.bot_actions += 1
         if isinstance(advice, PlannerUnavailable):  # no planner for a moment: any legal move
-            self.apply(m.state.legal_actions(seat)[0])
+            self._any_legal_move(m, seat)
             return
         try:
             if isinstance(advice, Exception):
@@ -932,8 +932,13 @@ class Room:
         except Exception:  # a planner failure must not stall the table: play any legal move
             log.exception("room %s: the bot in seat %d failed; it plays a legal move instead",
                           self.code, seat)
-            if m.state.outcome is None and seat in m.state.to_act():
-                self.apply(m.state.legal_actions(seat)[0])
+            self._any_legal_move(m, seat)
+
+    def _any_legal_move(self, m: Match, seat: int) -> None:
+        """The bot in ``seat`` plays the first legal move, where it still has one to make (the
+        planner could not say which)."""
+        if m.state.outcome is None and seat in m.state.to_act():
+            self.apply(m.state.legal_actions(seat)[0])
 
     def _advice_now(self) -> list[Hint] | Exception | None:
         """The planner's advice for every seat in the current state (an exception if it failed),
