@@ -14,6 +14,8 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -351,3 +353,42 @@ def test_when_the_planners_process_dies_the_bots_play_on_and_a_new_one_starts(
 
     with server() as s:
         asyncio.run(play(s))
+
+
+#: A program that asks a fresh process's planner for the hints of a new game, with ``sys.stderr``
+#: replaced as the terminal game's Textual app replaces it (a capture whose descriptor is -1).
+UNDER_TEXTUAL = """
+import asyncio, sys
+from fusegame.rules.config import GameConfig
+from fusegame.server.planners import PlannerProcess, Question
+
+class Capture:  # as textual.app's capture of prints
+    def write(self, text): return len(text)
+    def flush(self): pass
+    def fileno(self): return -1
+
+async def main():
+    planners = PlannerProcess(1000)
+    got = asyncio.get_running_loop().create_future()
+    question = Question("t", GameConfig(players=2, difficulty="training"), 3, None, [], 0)
+    planners.ask(question, got.set_result)
+    answer = await asyncio.wait_for(got, 120)
+    planners.recycle()
+    return answer
+
+if __name__ == "__main__":
+    sys.stderr = Capture()
+    answer = asyncio.run(main())
+    print(type(answer).__name__, len(answer) if isinstance(answer, list) else answer)
+"""
+
+
+def test_the_planners_process_starts_under_the_terminal_games_print_capture(tmp_path: Path) -> None:
+    # multiprocessing starts its resource tracker once a process, with the first pool: a fresh
+    # interpreter, so that no earlier test has started it already
+    script = tmp_path / "under_textual.py"
+    script.write_text(UNDER_TEXTUAL)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=150)
+    assert run.returncode == 0, run.stderr
+    kind, count = run.stdout.split()
+    assert kind == "list" and int(count) > 0, run.stdout

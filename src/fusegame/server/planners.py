@@ -25,6 +25,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -203,9 +204,14 @@ class PlannerProcess:
         if self._pool is None:
             if time.monotonic() < self._down_until:
                 raise PlannerUnavailable("the planner's process died; a new one starts in a moment")
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=start_worker,
-                                             initargs=(self.memo_states, os.getpid()))
+            # multiprocessing's resource tracker, started with the first pool, is handed the file
+            # descriptor of ``sys.stderr``; in the terminal game that is Textual's capture of
+            # prints, whose descriptor is -1, and the start fails: it is handed the process's own
+            with contextlib.redirect_stderr(sys.__stderr__):
+                self._pool = ProcessPoolExecutor(max_workers=1,
+                                                 mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=start_worker,
+                                                 initargs=(self.memo_states, os.getpid()))
             self._fed.clear()
         return self._pool
 
