@@ -102,6 +102,11 @@ def test_a_long_hint_is_shown_whole_at_80_columns(
             hint = shown(app, "#hint")
             assert all(p in hint for p in phrases) and hint.rstrip().endswith(end)
             box = app.screen.query_one("#hint", Static)
-            needed = box.get_content_height(app.screen.size, app.screen.size, box.size.width)
-            assert box.size.height == needed  # every line of it, none cut off
+
+            def needed() -> int:
+                return box.get_content_height(app.screen.size, app.screen.size, box.size.width)
+
+            # the layout follows a new text at a later refresh: a box that never grows fails here
+            await until(pilot, lambda: box.size.height == needed())
+            assert box.size.height == needed()  # every line of it, none cut off
     asyncio.run(go())
