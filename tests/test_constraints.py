@@ -149,7 +149,7 @@ def test_the_dice_that_complete_a_card_are_those_its_last_slot_takes(card, dice:
     through its class keys or its real dice."""
     rules = CompiledCard(card.shape, DICE[dice])
     types = [t for t in range(90) if DICE[dice] >> t & 1]
-    reps = sorted(set(rules.canon[t] for t in types))
+    reps = tuple(sorted(set(rules.canon[t] for t in types)))
     rng = Rng(sum(map(ord, card.id)) + 2)
     for _ in range(6):
         state = rules.empty
@@ -164,6 +164,26 @@ def test_the_dice_that_complete_a_card_are_those_its_last_slot_takes(card, dice:
     assert fresh.completing_types(state) == expected
 
 
+@pytest.mark.parametrize("dice", DICE)
+@pytest.mark.parametrize("card", ALL_BOMBS, ids=[b.id for b in ALL_BOMBS])
+def test_placements_are_the_legal_slots_but_for_the_feasibility_rule(card, dice: str) -> None:  # type: ignore[no-untyped-def]
+    """The planner's models find where a die may go near a card's end without asking whether the
+    card could still be completed: every slot the rules allow is among them, and a slot among them
+    is legal exactly when the state it leaves can still be completed (with the rule off, the two
+    are the same)."""
+    strict = CompiledCard(card.shape, DICE[dice], feasibility=False)
+    rules = CompiledCard(card.shape, DICE[dice])
+    types = [t for t in range(90) if DICE[dice] >> t & 1]
+    rng = Rng(sum(map(ord, card.id)) + 11)
+    for _ in range(12):
+        state = random_partial_state(strict, rng)
+        for t in types:
+            found = rules.placements(state, t)
+            assert found == strict.legal_slots(state, t), (state, t)
+            legal = rules.legal_slots(state, t)
+            assert legal == tuple(s for s in found if rules.feasible(state[:s] + (t,) + state[s + 1:]))
+
+
 @pytest.mark.parametrize(("card", "dice"), COMPLETABLE, ids=[f"{c.id}-{d}" for c, d in COMPLETABLE])
 @pytest.mark.parametrize("feasibility", [True, False], ids=["feasibility", "no-feasibility"])
 def test_two_slots_left_are_answered_as_die_by_die(card, dice: str, feasibility: bool) -> None:  # type: ignore[no-untyped-def]
@@ -173,7 +193,7 @@ def test_two_slots_left_are_answered_as_die_by_die(card, dice: str, feasibility:
     exactly when the feasibility rule is on."""
     rules = CompiledCard(card.shape, DICE[dice], feasibility)
     types = [t for t in range(90) if DICE[dice] >> t & 1]
-    reps = sorted(set(rules.canon[t] for t in types))
+    reps = tuple(sorted(set(rules.canon[t] for t in types)))
     rng = Rng(sum(map(ord, card.id)) + 3)
     checked = 0
     for _ in range(6):
@@ -186,9 +206,10 @@ def test_two_slots_left_are_answered_as_die_by_die(card, dice: str, feasibility:
             state = state[:s] + (t,) + state[s + 1:]
         if state.count(EMPTY) != 2:
             continue
-        expected = [(i, rules.completing_types(state[:s] + (r,) + state[s + 1:]))
-                    for i, r in enumerate(reps) for s in rules.legal_slots(state, r)]
+        expected = sorted((rules.completing_types(state[:s] + (r,) + state[s + 1:]), i)
+                          for i, r in enumerate(reps) for s in rules.legal_slots(state, r))
         fresh = CompiledCard(card.shape, DICE[dice], feasibility)  # no memo of the state yet
-        assert fresh.two_left(state, reps) == expected, state
+        found = fresh.two_left(state, reps)
+        assert sorted((fits, i) for fits, places in found for i in places) == expected, state
         checked += 1
     assert checked, "no deal of this card reached two slots left"

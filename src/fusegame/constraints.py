@@ -118,6 +118,10 @@ def compile_clause(clause: Clause) -> ClauseFn:
     return either
 
 
+#: Die classes that one relation between two slots treats alike (``CompiledCard._between``).
+_Group = tuple[int, int, list[int], dict[int, list[int]]]
+
+
 class CompiledCard:
     """One card's requirements as tables, for one set of die types in play.
 
@@ -205,6 +209,7 @@ class CompiledCard:
         self._feasible: dict[State, bool] = {}
         self._open: dict[State, tuple[int, ...]] = {}
         self._completing: dict[State, int] = {}
+        self._groups: dict[tuple[int, int, tuple[int, ...]], list[_Group]] = {}
 
     def key(self, state: State) -> State:
         """``state`` with every die type replaced by its class representative."""
@@ -254,25 +259,12 @@ class CompiledCard:
         return slots
 
     def _slots_for(self, state: State, t: int) -> tuple[int, ...]:
-        """``legal_slots`` of a die with no temporary colour, worked out (``_legal_uncached`` for
-        the open slots only)."""
-        pred = self.pred
-        pair_out = self.pair_out
-        feasibility = self.feasibility
-        out = []
-        for s in self.open_slots(state):
-            if not pred[s] >> t & 1:
-                continue
-            for j, tab in pair_out[s]:  # the relations with dice already on the card
-                tj = state[j]
-                if tj != EMPTY and not tab[t] >> tj & 1:
-                    break
-            else:
-                if self.clauses_of[s] and not self._relations_ok(state, s, t):
-                    continue
-                if not feasibility or self.feasible(state[:s] + (t,) + state[s + 1:]):
-                    out.append(s)
-        return tuple(out)
+        """``legal_slots`` of a die with no temporary colour, worked out (``placements`` that leave
+        the card completable)."""
+        slots = self.placements(state, t)
+        if not self.feasibility or not slots:
+            return slots
+        return tuple(s for s in slots if self.feasible(state[:s] + (t,) + state[s + 1:]))
 
     def completing_types(self, state: State) -> int:
         """For a state with one empty slot: the mask of the class representatives (``canon``) that
@@ -327,48 +319,98 @@ class CompiledCard:
                 return 0
         return mask
 
-    def two_left(self, state: State, reps: Sequence[int]) -> list[tuple[int, int]]:
-        """For a state with two empty slots: ``(i, fits)`` for each legal placement of a die of
-        type ``reps[i]`` (class representatives), ``fits`` being ``completing_types`` of the state
-        after it. The same placements as ``legal_slots`` type by type, found without its memos or
-        a feasibility search (with one slot left, a placement is feasible exactly when some type
-        completes the card): models of work meet many such states once each."""
+    def two_left(self, state: State, reps: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+        """For a state with two empty slots: ``(fits, places)`` pairs, ``places`` being the indices
+        ``i`` of the class representatives ``reps[i]`` that may go on one of the slots and leave a
+        state whose ``completing_types`` is ``fits`` (an index is met once for each slot it may go
+        on). The same placements as ``legal_slots`` type by type, found without its memos or a
+        feasibility search (with one slot left, a placement is feasible exactly when some type
+        completes the card), and grouped by what they leave: models of work meet many such states
+        once each, and value each ``fits`` once. (The lists may be the card's own: read them
+        only.)"""
         a = state.index(EMPTY)
         b = state.index(EMPTY, a + 1)
         feasibility = self.feasibility
-        out: list[tuple[int, int]] = []
-        # per open slot s, the slot r left after a die goes there: the types s takes (its
-        # predicate, the relations with the dice already on the card, the clauses whose other
-        # slots are filled); the classes r takes by the relations with the dice already on the
-        # card, and the relations between s and r (``completing_types`` without its memo, where
-        # no clause names r)
-        opens = []
+        out: list[tuple[int, list[int]]] = []
         for s, r in ((a, b), (b, a)):
             if not self.is_open(state, s):
                 continue
-            takes = self.related_types(state, s)  # (r is empty: no relation with it counts)
+            # the types s takes: its predicate, the relations with the dice already on the card
+            # (r is empty: no relation with it counts), the clauses whose other slots are filled
+            takes = self.related_types(state, s)
             filled = [alts for others, alts in self.alternatives_of[s]
                       if EMPTY not in [state[x] for x in others]]
             if filled and takes:
                 takes &= self.clause_types(list(state), s, filled)
             if not takes:
                 continue
-            left = self.related_types(state, r) & self._reps  # (s is empty still)
-            between = [tab for i, tab in self.pair_in[r] if i == s]
-            opens.append((s, takes, left, between, not self.clauses_of[r]))
-        for i, t in enumerate(reps):
-            for s, takes, left, between, plain in opens:
-                if not takes >> t & 1:
-                    continue
-                if plain:
-                    fits = left
-                    for tab in between:
-                        fits &= tab[t]
-                else:
-                    fits = self.completing_types(state[:s] + (t,) + state[s + 1:])
+            if self.clauses_of[r]:  # r's clauses read the die on s: asked die by die
+                found: dict[int, list[int]] = {}
+                for i, t in enumerate(reps):
+                    if takes >> t & 1:
+                        fits = self.completing_types(state[:s] + (t,) + state[s + 1:])
+                        if fits or not feasibility:
+                            found.setdefault(fits, []).append(i)
+                out.extend(found.items())
+                continue
+            # the classes r takes by the relations with the dice already on the card (s is empty
+            # still), narrowed by the relations between s and r, which depend on the die on s
+            # only through the groups of ``_between`` (a die's colour, say)
+            left = self.related_types(state, r) & self._reps
+            for between, members, places, some in self._between(s, r, reps):
+                fits = left & between
                 if fits or not feasibility:
-                    out.append((i, fits))
+                    taken = takes & members
+                    if taken == members:
+                        out.append((fits, places))
+                    elif taken:
+                        chosen = some.get(taken)  # (a slot takes the same classes again and again)
+                        if chosen is None:
+                            if len(some) >= 64:
+                                some.clear()
+                            chosen = some[taken] = [i for i in places if taken >> reps[i] & 1]
+                        out.append((fits, chosen))
         return out
+
+    def _between(self, s: int, r: int, reps: tuple[int, ...]) -> list[_Group]:
+        """The indices of ``reps`` grouped by the mask of types the relations from slot ``s`` to
+        slot ``r`` leave on ``r`` with a die of that class on ``s`` (one group, every type, when
+        none relates them), each group as that mask, the mask of its classes, their indices and
+        a memo of those of them a slot takes, by the mask of classes it takes: fixed for the card,
+        remembered."""
+        key = (s, r, reps)
+        hit = self._groups.get(key)
+        if hit is None:
+            tabs = [tab for i, tab in self.pair_in[r] if i == s]
+            groups: dict[int, list[int]] = {}
+            for i, t in enumerate(reps):
+                mask = -1
+                for tab in tabs:
+                    mask &= tab[t]
+                groups.setdefault(mask, []).append(i)
+            hit = self._groups[key] = [(mask, sum(1 << reps[i] for i in places), places, {})
+                                       for mask, places in groups.items()]
+        return hit
+
+    def placements(self, state: State, t: int) -> tuple[int, ...]:
+        """The slots a die of type ``t`` may go on as far as order, its predicate, its relations
+        and clauses with the dice already on the card go: ``legal_slots`` without the feasibility
+        rule (nor its memo), for models of work that see for themselves whether the state a
+        placement leaves can be completed."""
+        pred = self.pred
+        pair_out = self.pair_out
+        out = []
+        for s in self.open_slots(state):
+            if not pred[s] >> t & 1:
+                continue
+            for j, tab in pair_out[s]:
+                tj = state[j]
+                if tj != EMPTY and not tab[t] >> tj & 1:
+                    break
+            else:
+                if not self.clauses_of[s] or self._relations_ok(state, s, t):
+                    out.append(s)
+        return tuple(out)
 
     def slot_table(self, state: State) -> list[tuple[int, ...] | None]:
         """Per-state cache of legal slots indexed by die type (None: not computed yet).

@@ -19,7 +19,7 @@ from fusegame.bots.team import PLAY_WEIGHTS, SEARCH_WEIGHTS, Move, TeamPlanner
 from fusegame.bots.value import HOPELESS, CardModel, card_model, type_weights
 from fusegame.cards import builtin_catalogue, load_catalogue
 from fusegame.cards.catalogue import Catalogue
-from fusegame.constraints import EMPTY, memo_limit, set_memo_limit
+from fusegame.constraints import EMPTY, CompiledCard, memo_limit, random_partial_state, set_memo_limit
 from fusegame.dice import BY_LETTER
 from fusegame.rng import Rng
 from fusegame.rules import Done, GameConfig, GameState, GiveUp, Place, TakeCard, defusal, new_game
@@ -293,6 +293,50 @@ def test_the_exact_end_of_a_big_card_is_as_long_as_the_budget_allows() -> None:
         assert again == first == [two.draws(rules.empty), two.draws(end)]
     finally:
         set_memo_limit(limit)
+
+
+def test_a_big_card_with_three_slots_left_is_solved_over_its_legal_placements() -> None:
+    """With three slots left, a big card's exact value leaves the feasibility rule to the states
+    its placements reach (a dead one is worth ``HOPELESS`` and declined): the values must be those
+    of the equation over the legal placements only, E = 1 + sum w * min(E, best placement)."""
+    g = new_game(GameConfig(players=5), 1)
+    weights = tuple(type_weights(g.dice))
+    models = [
+        TeamPlanner(PLAY_WEIGHTS).model(g, "F03"),  # `% =c % # = # `: big at the planner's budget
+        # `% =c % =c % =c % =c %`, made big by a small budget: some of its placements are dead
+        CardModel("F46", g.card_rules("F46"), weights, exact_budget=100, tail=3),
+    ]
+    rng = Rng(3)
+    checked = dead = 0
+    for model in models:
+        rules = model.rules
+        assert model.big and model.tail == 3
+        strict = CompiledCard(rules.shape, rules.types_in_play, feasibility=False)
+        for _ in range(300):
+            state = random_partial_state(strict, rng)
+            if state.count(EMPTY) != 3 or not rules.feasible(state):
+                continue
+            state = rules.key(state)
+            bests = []
+            for rep, w in model.classes:
+                legal = rules.legal_slots(state, rep)
+                dead += len(rules.placements(state, rep)) - len(legal)
+                if legal:
+                    bests.append((min(model.draws(model.after(state, j, rep)) for j in legal), w))
+            bests.sort()
+            # each declined draw costs one more offer: the least E over the prefixes of the
+            # placements, best first, is the solution
+            value = HOPELESS
+            p = total = 0.0
+            for b, w in bests:
+                if b >= value:
+                    break
+                p += w
+                total += w * b
+                value = min(HOPELESS, (1.0 + total) / p)
+            assert model.draws(state) == pytest.approx(value, rel=1e-12), (rules.shape, state)
+            checked += 1
+    assert checked > 20 and dead, "the deals must meet placements the feasibility rule forbids"
 
 
 def test_a_card_model_with_the_penalty_counts_the_dice_it_can_lose() -> None:

@@ -201,14 +201,19 @@ class CardModel:
             # the tail's most common state: each placement's value is that of the dice that would
             # complete the card after it, found in one pass (``two_left``), the same as below
             best: dict[int, float] = {}
-            for i, fits in rules.two_left(state, self._reps):
+            for fits, places in rules.two_left(state, self._reps):
                 v = self._fits_value(fits)
-                if v < best.get(i, HOPELESS + 1.0):
-                    best[i] = v
+                for i in places:
+                    if v < best.get(i, HOPELESS + 1.0):
+                        best[i] = v
             options = [(v, self.classes[i][1]) for i, v in best.items()]
         else:
+            # with three slots left on a big card, a placement the feasibility rule forbids leaves
+            # a state no die pair completes, worth ``HOPELESS``: ``_solve`` declines it as if it
+            # were not offered, so the search for a completion is left out (the same values)
+            three = empty == 3 and self.big and rules.feasibility
             for rep, w in self.classes:
-                slots = rules.legal_slots(state, rep)
+                slots = rules.placements(state, rep) if three else rules.legal_slots(state, rep)
                 if slots:
                     options.append((min(self._exact(state[:j] + (rep,) + state[j + 1:])
                                         for j in slots), w))
