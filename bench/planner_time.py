@@ -11,7 +11,8 @@ decision of every roll the planner's full decision for the roll (``TeamPlanner.p
 leader's role choice where roles exist) is timed on a copy of the position by a fresh clock.
 Prints p50, p90, p99 and the maximum in milliseconds, over all rolls and over the rolls after the
 first game (caches warm). ``--prepare`` builds every card model of the game before the first roll
-(``TeamPlanner.prepare``, timed apart), so that no roll pays for a card's first meeting.
+(``TeamPlanner.prepare``, timed apart), so that no roll pays for a card's first meeting, and then
+moves them out of the collector's sight, as the server's planner process does.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def main() -> None:
     ap.add_argument("--prepare", action="store_true",
                     help="build every card model of the game before the first roll (as a server room does)")
     ap.add_argument("--no-freeze", action="store_true",
-                    help="leave the memos in the collector's sight between games (as before)")
+                    help="leave the memos in the collector's sight (models built, between games)")
     a = ap.parse_args()
     config = GameConfig(players=a.players, difficulty=a.difficulty, game=a.game)
     planner = get_policy(a.policy)
@@ -70,6 +71,8 @@ def main() -> None:
     if a.prepare:
         t0 = time.perf_counter()
         cards = timer.prepare(new_game(config, game_seed(a.seed, 0)))
+        if not a.no_freeze:
+            freeze_survivors()  # as the server's planner process does once a planner is prepared
         prepared = f"; {cards} card models built first in {time.perf_counter() - t0:.1f} s"
     for game in range(a.games):
         play_game(config, game_seed(a.seed, game), policy, Pace())
