@@ -1265,18 +1265,18 @@ def _roll_value(gains: list[list[float | None]], idles: Sequence[float], penalti
     ``idles[i]`` taking none; each die nobody takes costs ``penalties[k]``."""
     table: dict[int, float] = {0: 0.0}
     for row, idle in zip(gains, idles):
+        takes = [(1 << k, g) for k, g in enumerate(row) if g is not None and g > -idle]
         nxt = {mask: v - idle for mask, v in table.items()}
         for mask, v in table.items():
-            for k, g in enumerate(row):
-                bit = 1 << k
-                if g is not None and g > -idle and not mask & bit:
+            for bit, g in takes:
+                if not mask & bit:
                     nv = v + g
                     if nv > nxt.get(mask | bit, -1e18):
                         nxt[mask | bit] = nv
         table = nxt
     best = -1e18
     for mask, v in table.items():
-        v -= sum(p for k, p in enumerate(penalties) if not mask >> k & 1)
+        v -= sum([p for k, p in enumerate(penalties) if not mask >> k & 1])
         if v > best:
             best = v
     return best
