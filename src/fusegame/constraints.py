@@ -373,11 +373,10 @@ class CompiledCard:
         return out
 
     def _between(self, s: int, r: int, reps: tuple[int, ...]) -> list[_Group]:
-        """The indices of ``reps`` grouped by the mask of types the relations from slot ``s`` to
-        slot ``r`` leave on ``r`` with a die of that class on ``s`` (one group, every type, when
-        none relates them), each group as that mask, the mask of its classes, their indices and
-        a memo of those of them a slot takes, by the mask of classes it takes: fixed for the card,
-        remembered."""
+        """The classes of ``reps`` grouped by what the relations from slot ``s`` to slot ``r``
+        allow on ``r`` once a die of the class is on ``s`` (one group when none relates them).
+        Each group: that mask of types, the mask of its classes, their indices in ``reps``, and a
+        memo of the indices a slot takes, by the classes it takes. Fixed for the card, remembered."""
         key = (s, r, reps)
         hit = self._groups.get(key)
         if hit is None:

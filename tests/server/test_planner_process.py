@@ -29,6 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from fusegame.bots import value
 from fusegame.bots.team import TeamPlanner
 from fusegame.memos import forget_card_memos
+from fusegame.rules.state import GameState
 from fusegame.server import lobby as lobby_module
 from fusegame.server import planners as planners_module
 from fusegame.server import room as room_module
@@ -219,14 +220,14 @@ def bot_game(record: list[str]) -> int:
     """A one-player game the bot plays from the start, on a clock the test moves (the planner
     answers at once); its actions go to ``record``; returns the planners it made."""
     made = 0
-    real = room_module.TeamPlanner
+    real = room_module.prepared_planner
 
-    def make(*args: Any) -> TeamPlanner:
+    def make(state: GameState) -> TeamPlanner:
         nonlocal made
         made += 1
-        return real(*args)
+        return real(state)
 
-    room_module.TeamPlanner = make  # type: ignore[misc,assignment]
+    room_module.prepared_planner = make
     try:
         clock = Clock()
         room = Room("AAAAA", parse_options({"players": 2, "difficulty": "standard", "bot_delay_ms": 0,
@@ -245,7 +246,7 @@ def bot_game(record: list[str]) -> int:
         assert all(f["hints"] is not None for f in page.frames if f["type"] == "state"
                    and f["view"]["outcome"] is None)
     finally:
-        room_module.TeamPlanner = real  # type: ignore[misc]
+        room_module.prepared_planner = real
     return made
 
 

@@ -126,12 +126,17 @@ def start_worker(memo_states: int, parent: int) -> None:
     set_memo_limit(memo_states)
 
 
-def advise(state: GameState, planner: TeamPlanner, prepare: bool = False) -> tuple[list[Hint], bool]:
+def prepared_planner(state: GameState) -> TeamPlanner:
+    """A new planner in play that has built the models of every card ``state``'s game can meet, so
+    that no later decision of the game pays for meeting a card."""
+    planner = TeamPlanner(PLAY_WEIGHTS)
+    planner.prepare(state)
+    return planner
+
+
+def advise(state: GameState, planner: TeamPlanner) -> tuple[list[Hint], bool]:
     """The planner's hints for ``state`` (a copy: the planner may not change it), and whether the
-    planner has outgrown ``PLANNER_ENTRIES``; a new planner first builds the models of every card
-    the game can meet (``prepare``), so that no later decision of the game pays for meeting a card."""
-    if prepare:
-        planner.prepare(state)
+    planner has outgrown ``PLANNER_ENTRIES``."""
     return hint(state, planner), planner.entries() > PLANNER_ENTRIES
 
 
@@ -165,8 +170,7 @@ def _answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, Any]
         table.state.apply(Action.parse(text))
         table.length += 1
     if table.planner is None:
-        table.planner = TeamPlanner(PLAY_WEIGHTS)
-        table.planner.prepare(table.state)
+        table.planner = prepared_planner(table.state)
         # the card models just built live as long as the planner: out of the collector's sight,
         # its full passes walk the decisions' objects only, not every model (a pass in the middle
         # of a decision made the first rolls of a game up to a third slower)

@@ -39,7 +39,7 @@ from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from fusegame.bots.hints import Hint
-from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
+from fusegame.bots.team import TeamPlanner
 from fusegame.observe import game_title, observation
 from fusegame.record import GameRecord
 from fusegame.rules.actions import Action, ActionParseError, Done, Place, Tick, with_time
@@ -50,7 +50,7 @@ from fusegame.rules.views import die_view
 from fusegame.scenario import dump_scenario
 from fusegame.server import wire
 from fusegame.server.options import RoomOptions
-from fusegame.server.planners import PlannerUnavailable, Question, advise
+from fusegame.server.planners import PlannerUnavailable, Question, advise, prepared_planner
 from fusegame.server.storage import BOT, PERSON, PERSON_THEN_BOT
 
 log = logging.getLogger("fusegame.server")
@@ -969,12 +969,11 @@ class Room:
             except Exception as e:  # a worker that cannot take it (the server stopping): as a failure
                 self._answered(m, seq, e, at_once=True)
             return
-        fresh = m.planner is None
-        if m.planner is None:
-            m.planner = TeamPlanner(PLAY_WEIGHTS)
         answer: list[Hint] | Exception
         try:
-            answer, outgrown = advise(m.state.clone(), m.planner, fresh)
+            if m.planner is None:
+                m.planner = prepared_planner(m.state)
+            answer, outgrown = advise(m.state.clone(), m.planner)
             if outgrown:
                 m.planner = None  # the next question starts a new one: memory stays bounded
         except Exception as e:
