@@ -22,10 +22,10 @@ import time
 
 from fusegame import engine_kind
 from fusegame.bots.team import TeamPlanner
+from fusegame.memos import freeze_survivors
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import Phase, new_game
 from fusegame.sim import Pace, game_seed, get_policy
-from fusegame.sim.batch import freeze_survivors
 from fusegame.sim.game import play_game
 
 

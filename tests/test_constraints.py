@@ -184,7 +184,6 @@ def test_placements_are_the_legal_slots_but_for_the_feasibility_rule(card, dice:
         for t in types:
             found = rules.placements(state, t)
             assert found == tuple(s for s in range(rules.n) if strict_one_by_one.is_legal(state, s, t))
-            assert found == strict.legal_slots(state, t), (state, t)
             legal = tuple(s for s in range(rules.n) if one_by_one.is_legal(state, s, t))
             assert rules.legal_slots(state, t) == legal, (state, t)
             assert set(legal) <= set(found)

@@ -31,13 +31,13 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
+from fusegame.memos import freeze_survivors
 from fusegame.rng import Rng
 from fusegame.rules import defusal
 from fusegame.rules.actions import Action, TakeCard
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, play_game
-from fusegame.sim.batch import freeze_survivors
 
 Rule = Callable[[TeamPlanner, GameState, int, list[str]], str]
 

@@ -40,12 +40,12 @@ from typing import Any
 from rollout import WIN_BONUS, SearchBudget, SearchPolicy
 
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner, Weights, card_size
+from fusegame.memos import freeze_survivors
 from fusegame.rng import Rng
 from fusegame.rules.actions import TakeCard
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, get_policy, play_game
-from fusegame.sim.batch import freeze_survivors
 
 #: the features of a card on offer the ranker weighs, and the facts of the position it crosses
 #: them with

@@ -27,12 +27,12 @@ from typing import Any
 
 import rollout  # noqa: F401 (registers the research policy rollout, which --policy may name)
 
+from fusegame.memos import freeze_survivors
 from fusegame.rng import Rng
 from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
 from fusegame.rules.state import GameState
 from fusegame.sim import Pace, game_seed, get_policy, play_game
-from fusegame.sim.batch import freeze_survivors
 from fusegame.sim.policies import Policy
 from fusegame.sim.stats import paired_difference, wilson_interval
 

@@ -244,7 +244,7 @@ def test_countdown_batches_are_deterministic() -> None:
     {"game": "countdown", "players": 4}, {"game": "integrated", "players": 4},
 ], ids=["fuse-1", "fuse-4", "countdown-2", "countdown-4", "integrated-4"])
 def test_games_leave_no_reference_cycles(policy: str, kw: dict[str, object]) -> None:
-    # simulations freeze what survives a game without a full collection (sim.batch.freeze_survivors),
+    # simulations freeze what survives a game without a full collection (memos.freeze_survivors),
     # so a cycle made during a game could outlive it for good: the engine and its bots make none
     import gc
     config = GameConfig(**kw)  # type: ignore[arg-type]

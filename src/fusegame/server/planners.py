@@ -37,12 +37,12 @@ from typing import Any
 from fusegame.bots.hints import Hint, hint
 from fusegame.bots.team import PLAY_WEIGHTS, TeamPlanner
 from fusegame.constraints import set_memo_limit
+from fusegame.memos import freeze_survivors
 from fusegame.rules.actions import Action
 from fusegame.rules.config import GameConfig
 from fusegame.rules.setup import new_game
 from fusegame.rules.state import GameState
 from fusegame.scenario import scenario_from_data
-from fusegame.sim.batch import freeze_survivors
 
 log = logging.getLogger("fusegame.server")
 

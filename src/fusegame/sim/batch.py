@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fusegame.memos import bound_card_memos
+from fusegame.memos import bound_card_memos, freeze_survivors
 from fusegame.rng import Rng
 from fusegame.rules.config import GameConfig
 from fusegame.sim.game import GameResult, Pace, play_game
@@ -89,24 +88,6 @@ class BatchStats:
             losses_by_reason=dict(sorted(reasons.items())),
             scores=scores,
         )
-
-
-def freeze_survivors() -> None:
-    """Between games: collect the last game's cyclic garbage, then move everything still alive (the
-    card tables and the planner's memos, which live as long as the process) out of the collector's
-    sight. Its full passes then walk one game's objects instead of every memo entry since the start
-    (a pass over a warm team planner's memos took about 144 ms, a pause in the middle of a roll).
-
-    The young generations only: a full collection also stops tracking every memo dictionary that
-    holds nothing but numbers and tuples of numbers, and the next entry added to it tracks it again
-    as a young object, so that every game's collection walked every memo that had grown (0.4 ms
-    after a 2 ms random game, and a seventh of a team planner's Countdown game). Left tracked, a
-    frozen memo stays frozen. Cycles that reached the oldest generation during the game would be
-    frozen with the survivors and never freed, so the engine and its bots make none (a test plays
-    every policy with the collector off and finds nothing for it to collect). Frozen objects are
-    still freed when their last reference goes."""
-    gc.collect(1)
-    gc.freeze()
 
 
 def play_games(config: GameConfig, seed: int, policy: Policy, pace: Pace | None, start: int, stop: int,
