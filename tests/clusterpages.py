@@ -23,6 +23,8 @@ class Player:
         self.think = think
         self.seqs: list[int] = []
         self.welcomes: list[Frame] = []
+        #: the process whose socket the page has open now (``seated``), for a test's failure to say
+        self.connected_to: str | None = None
 
     def saw(self, frame: Frame) -> None:
         """Every frame the page reads, as it reads it (a test may keep them)."""
@@ -79,6 +81,7 @@ async def seated(player: Player, servers: Sequence[Server], code: str, first: in
         try:
             async with connect(f"{server.ws_base}/ws/{code}?token={player.token}", open_timeout=5,
                                additional_headers=headers) as ws:
+                player.connected_to = server.ws_base
                 over = await player.play(ws)
                 if over is not None:
                     return over

@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,16 +33,29 @@ from redisproc import RedisServer
 pytestmark = pytest.mark.timeout(420)
 
 ROOMS = 6
+#: How long the pages may wait for the tables they need (``TABLES_WAIT_S``), or for the end of their
+#: games once Redis is back (``END_WAIT_S``), before the test fails saying where each page is: both
+#: well within the test's own time limit, which would say nothing.
+TABLES_WAIT_S = 120
+END_WAIT_S = 240
 
 
 class Page(Player):
     """A player's page that keeps the table it was shown at each ``seq``."""
 
-    def __init__(self, name: str, token: str, think: float, address: str) -> None:
+    def __init__(self, name: str, token: str, think: float, address: str, code: str) -> None:
         super().__init__(name, token, think)
         self.address = address  # each player at an address of their own, as the proxy says
+        self.code = code
         self.tables: dict[int, str] = {}
         self.ended = False
+        self.last: tuple[float, str] = (time.monotonic(), "nothing yet")  # when, and what
+
+    def waiting(self) -> str:
+        """Where the page is and what it last read, for a failure to say."""
+        seq = self.seqs[-1] if self.seqs else None
+        return (f"{self.name} of {self.code} on {self.connected_to}: last read {self.last[1]} "
+                f"(seq {seq}) {time.monotonic() - self.last[0]:.0f} s ago")
 
     async def play(self, ws: Any, stop_after: int | None = None) -> Frame | None:
         over = await super().play(ws, stop_after)
@@ -49,6 +63,7 @@ class Page(Player):
         return over
 
     def saw(self, frame: Frame) -> None:
+        self.last = (time.monotonic(), frame["type"])
         if frame["type"] == "state":
             self.tables.setdefault(frame["seq"], json.dumps(frame["view"], sort_keys=True))
 
@@ -93,7 +108,7 @@ def test_redis_killed_then_frozen_under_three_processes_every_room_logged_once(
             address = f"203.0.113.{2 * r + i}"
             joined = http.post(f"{servers[at].base}/api/rooms/{code}/join", {"name": name}, address)
             assert joined.status_code == 200, joined.text
-            seats.append((Page(name, joined.json()["token"], 0.15, address), at))
+            seats.append((Page(name, joined.json()["token"], 0.15, address, code), at))
         rooms.append((code, seats))
     async def main() -> list[list[Frame]]:
         for code, seats in rooms:
@@ -107,11 +122,16 @@ def test_redis_killed_then_frozen_under_three_processes_every_room_logged_once(
                                                    for p, at in seats))
                                  for code, seats in rooms))
 
+        def stuck() -> str:
+            return "; ".join(p.waiting() for p in pages if not p.ended)
+
         async def states(n: int) -> None:
             """Until every page whose game goes on has seen ``n`` more tables."""
             start = [len(p.seqs) for p in pages]
+            deadline = time.monotonic() + TABLES_WAIT_S
             while any(len(p.seqs) - s < n and not p.ended for p, s in zip(pages, start, strict=True)):
                 assert not games.done(), "the games ended too soon for this test"
+                assert time.monotonic() < deadline, f"pages waited {TABLES_WAIT_S} s for tables: {stuck()}"
                 await asyncio.sleep(0.05)
 
         await states(4)
@@ -132,7 +152,10 @@ def test_redis_killed_then_frozen_under_three_processes_every_room_logged_once(
         await states(4)
         for p in pages:
             p.think = 0.03  # quicker to the end, within the limit on messages an address may send
-        return [list(g) for g in await games]
+        try:
+            return [list(g) for g in await asyncio.wait_for(games, END_WAIT_S)]
+        except TimeoutError:
+            raise AssertionError(f"the games did not end within {END_WAIT_S} s: {stuck()}") from None
 
     overs = asyncio.run(main())
 
