@@ -268,11 +268,7 @@ class Cluster:
                 if not self.reachable:
                     log.warning("Redis is back at %s: rooms are found across processes again", self.url)
                     self.reachable = True
-                    # what the relays said while Redis was away is lost: their sockets reconnect
-                    for room, client in list(self.remote.values()):
-                        client.shut()
-                        room.disconnect(client)
-                    self.remote.clear()
+                    self._reconnect_relayed()
             except (RedisError, OSError) as e:
                 if self.reachable:
                     log.error("Redis cannot be reached at %s (%s): the rooms held here play on; "
@@ -318,6 +314,17 @@ class Cluster:
                     self.relays.pop(conn, None)
                     sock.close_soon(CLOSE_MOVED)
 
+    def _reconnect_relayed(self) -> None:
+        """Messages between processes may have been lost (Redis was away, or this process's
+        channel was): every socket relayed through another process, both ways, closes, and its
+        page reconnects to the room where it is held now. Neither end can tell what the other
+        missed, and the other end may have let the socket go already."""
+        for room, client in list(self.remote.values()):
+            client.shut()
+            room.disconnect(client)
+        self.remote.clear()
+        self._close_relays()
+
     def _close_relays(self) -> None:
         for conn, (_, _, sock) in list(self.relays.items()):
             self.relays.pop(conn, None)
@@ -354,6 +361,10 @@ class Cluster:
                 if not subscribed:  # Redis went away: subscribe again once it is back
                     await pubsub.subscribe(channel(self.me))
                     subscribed = True
+                    # what was sent to this process meanwhile is lost, even where it never saw
+                    # Redis away (a process paused all the while, whose relays' owners have let
+                    # their sockets go): the relayed sockets reconnect
+                    self._reconnect_relayed()
                 item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
