@@ -45,10 +45,11 @@ def bound_card_memos(budget: int = SIM_ENTRIES) -> bool:
 
 
 def freeze_survivors() -> None:
-    """Between games: collect the last game's cyclic garbage, then move everything still alive (the
-    card tables and the planner's memos, which live as long as the process) out of the collector's
-    sight. Its full passes then walk one game's objects instead of every memo entry since the start
-    (a pass over a warm team planner's memos took about 144 ms, a pause in the middle of a roll).
+    """Between games (and in the server's planner process, once a planner is prepared): collect the
+    young cyclic garbage, then move everything still alive (the card tables and the planner's memos,
+    which live as long as the process or the planner) out of the collector's sight.
+    Its full passes then walk one game's objects instead of every memo entry since the start (a
+    pass over a warm team planner's memos took about 144 ms, a pause in the middle of a roll).
 
     The young generations only: a full collection also stops tracking every memo dictionary that
     holds nothing but numbers and tuples of numbers, and the next entry added to it tracks it again
