@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import signal
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 from websockets.asyncio.client import ClientConnection, connect
 
 from clusterpages import Frame, Player, seated
@@ -269,6 +271,56 @@ def test_redis_restarted_under_a_game_the_service_recovers(
     assert ana.seqs == sorted(ana.seqs) and bo.seqs == sorted(bo.seqs)
     said = a.output() + b.output()
     assert "Redis cannot be reached" in said and "Redis is back" in said
+
+
+async def subscribed(r: redis.Redis, n: int, timeout: float = 20) -> None:
+    """Until ``n`` processes listen on their channels in Redis."""
+    deadline = time.monotonic() + timeout
+    while len(await asyncio.to_thread(r.pubsub_channels)) != n:
+        assert time.monotonic() < deadline, f"never {n} channels listened to"
+        await asyncio.sleep(0.05)
+
+
+def test_a_process_that_lost_its_channel_while_paused_hands_its_pages_back_to_the_room(
+        with_redis: tuple[RedisServer, FuseServer, FuseServer]) -> None:
+    """B relays Bo's page to the room A holds. While B is paused (a stalled machine), both
+    processes lose their subscriptions (as when Redis restarts). A subscribes again, lets its side
+    of the relayed sockets go and tells B so on B's channel, where nobody listens: the word, like
+    every frame sent to B meanwhile, is lost. Once B runs again and subscribes anew, it closes the
+    sockets it relays, so that Bo's page reconnects and is sent the whole table again instead of
+    waiting on frames that are gone."""
+    redis_server, a, b = with_redis
+    code = new_room(a, 2, "standard")
+    ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
+    bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
+    r = redis.Redis.from_url(redis_server.url)
+
+    async def main() -> tuple[Frame, Frame]:
+        for server, p in ((a, ana), (b, bo)):
+            async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
+                await ws.send(json.dumps({"type": "ready", "ready": True}))
+                await ws.recv()
+        games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+        await after_states(bo, 4, games)
+        assert bo.connected_to == b.ws_base and len(bo.welcomes) == 1
+        os.kill(b.pid, signal.SIGSTOP)
+        try:
+            await subscribed(r, 2)
+            await asyncio.to_thread(r.client_kill_filter, _type="pubsub")
+            await subscribed(r, 1)  # A listens again; B, paused, cannot
+            await asyncio.sleep(1)  # the table moves on meanwhile, and nothing of it reaches B
+        finally:
+            os.kill(b.pid, signal.SIGCONT)
+        await subscribed(r, 2)
+        ana.think = bo.think = 0
+        over_a, over_b = await asyncio.wait_for(games, 120)
+        return over_a, over_b
+
+    over_a, over_b = asyncio.run(main())
+    r.close()
+    assert over_a["log_id"] == over_b["log_id"]
+    assert len(bo.welcomes) >= 2, "Bo's page was left on B with the frames it missed"
+    assert bo.seqs == sorted(bo.seqs)
 
 
 class RaceSeat:
