@@ -9,8 +9,9 @@ idle; 26 s after the last game it walks every pool of Python's small-object allo
 mapped since then, block by block. Each block in use is named by its type when it starts with one
 (objects the collector follows carry a 16-byte header first), ``[dead]`` when its reference count
 is 0 (an object kept in a C free list), or ``?SIZE`` when it is not an object (a container's items,
-a dict's keys). The census is written to ``OUT.arenas``, one line per arena, after the allocator's
-own counts (``sys._debugmallocstats``: ``OUT.idle`` and ``OUT.after``).
+a dict's keys). The census is written to ``OUT.arenas`` (``--out``: in the system's temporary
+folder unless told), one line per arena, after the allocator's own counts
+(``sys._debugmallocstats``: ``OUT.idle`` and ``OUT.after``).
 
 ``--clear`` first lets go of what it can from outside the server: the interpreter's type cache
 (``sys._clear_type_cache``, which holds names such as those each unpickled planner answer brings),
@@ -190,7 +191,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rooms", type=int, default=200, help="bot rooms at once (default 200)")
     ap.add_argument("--clear", action="store_true", help="let go of what can be let go first")
-    ap.add_argument("--out", default="arena_census", help="prefix of the files written")
+    ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "arena_census"),
+                    help="prefix of the files written (default: %(default)s)")
     args = ap.parse_args()
     out = str(Path(args.out).resolve())
     with tempfile.TemporaryDirectory() as hook_dir:
