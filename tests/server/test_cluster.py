@@ -293,9 +293,8 @@ def test_a_process_that_lost_its_channel_while_paused_hands_its_pages_back_to_th
     code = new_room(a, 2, "standard")
     ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
     bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
-    r = redis.Redis.from_url(redis_server.url)
 
-    async def main() -> tuple[Frame, Frame]:
+    async def main(r: redis.Redis) -> tuple[Frame, Frame]:
         for server, p in ((a, ana), (b, bo)):
             async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
                 await ws.send(json.dumps({"type": "ready", "ready": True}))
@@ -316,8 +315,8 @@ def test_a_process_that_lost_its_channel_while_paused_hands_its_pages_back_to_th
         over_a, over_b = await asyncio.wait_for(games, 120)
         return over_a, over_b
 
-    over_a, over_b = asyncio.run(main())
-    r.close()
+    with redis.Redis.from_url(redis_server.url) as r:
+        over_a, over_b = asyncio.run(main(r))
     assert over_a["log_id"] == over_b["log_id"]
     assert len(bo.welcomes) >= 2, "Bo's page was left on B with the frames it missed"
     assert bo.seqs == sorted(bo.seqs)
