@@ -32,6 +32,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,6 +196,8 @@ def main() -> int:
                     help="prefix of the files written (default: %(default)s)")
     args = ap.parse_args()
     out = str(Path(args.out).resolve())
+    for tag in ("idle", "after", "arenas"):  # nothing of an earlier run is taken for this one's
+        Path(out + "." + tag).unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as hook_dir:
         Path(hook_dir, "sitecustomize.py").write_text(HOOK.format(here=str(Path(__file__).parent)))
         env = {**os.environ, "ARENA_CENSUS": out, "PYTHONPATH": hook_dir}
@@ -209,10 +212,10 @@ def main() -> int:
             if m := re.search(r"\(pid (\d+)\)", line):
                 pid = int(m[1])
             if re.match(r"\s+30 s\s+RSS", line) and pid:
-                subprocess.run(["kill", f"-{signal.SIGUSR1.value}", str(pid)], check=False)
+                os.kill(pid, signal.SIGUSR1)
             if re.search(r"rooms\s+0\s+games\s+[1-9]", line) and not ended and pid:
                 ended = True
-                subprocess.Popen(["sh", "-c", f"sleep 26; kill -{signal.SIGUSR2.value} {pid}"])
+                threading.Timer(26, os.kill, (pid, signal.SIGUSR2)).start()
         bench.wait()
     for tag in ("idle", "after"):
         if Path(out + "." + tag).exists():
