@@ -204,20 +204,26 @@ async def after_states(player: Player, n: int, games: asyncio.Future[Any]) -> No
         await asyncio.sleep(0.05)
 
 
+async def ready_then_seated(a: FuseServer, b: FuseServer, code: str, ana: Player,
+                           bo: Player) -> asyncio.Future[list[Frame]]:
+    """Ana says she is ready through A and Bo through B; then each plays the game to its end on
+    a page that opens its socket on that process, and on the other one whenever it closes."""
+    for server, p in ((a, ana), (b, bo)):
+        async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
+            await ws.send(json.dumps({"type": "ready", "ready": True}))
+            await ws.recv()
+    return asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+
+
 def test_a_rolling_restart_of_every_process_interrupts_no_game(
         with_redis: tuple[RedisServer, FuseServer, FuseServer]) -> None:
     redis, a, b = with_redis
     code = new_room(a, 2, "standard")
     ana = Player("Ana", join(a, code, "Ana")["token"], think=0.05)
     bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
-    for_ready = [connect(f"{s.ws_base}/ws/{code}?token={p.token}") for s, p in ((a, ana), (b, bo))]
 
     async def main() -> tuple[Frame, Frame, list[int]]:
-        for opening in for_ready:
-            async with opening as ws:
-                await ws.send(json.dumps({"type": "ready", "ready": True}))
-                await ws.recv()
-        games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+        games = await ready_then_seated(a, b, code, ana, bo)
         statuses = []
         for server in (a, b):  # one process at a time: stopped as a deploy stops it, started again
             await after_states(ana, 6, games)
@@ -247,11 +253,7 @@ def test_redis_restarted_under_a_game_the_service_recovers(
     bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
 
     async def main() -> tuple[Frame, Frame]:
-        for server, p in ((a, ana), (b, bo)):
-            async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
-                await ws.send(json.dumps({"type": "ready", "ready": True}))
-                await ws.recv()
-        games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+        games = await ready_then_seated(a, b, code, ana, bo)
         await after_states(ana, 6, games)
         redis.stop()
         await asyncio.sleep(3)  # the rooms held by A play on meanwhile
@@ -295,11 +297,7 @@ def test_a_process_that_lost_its_channel_while_paused_hands_its_pages_back_to_th
     bo = Player("Bo", join(b, code, "Bo")["token"], think=0.05)
 
     async def main(r: redis.Redis) -> tuple[Frame, Frame]:
-        for server, p in ((a, ana), (b, bo)):
-            async with connect(f"{server.ws_base}/ws/{code}?token={p.token}") as ws:
-                await ws.send(json.dumps({"type": "ready", "ready": True}))
-                await ws.recv()
-        games = asyncio.gather(seated(ana, [a, b], code), seated(bo, [b, a], code))
+        games = await ready_then_seated(a, b, code, ana, bo)
         await after_states(bo, 4, games)
         assert bo.connected_to == b.ws_base and len(bo.welcomes) == 1
         os.kill(b.pid, signal.SIGSTOP)
