@@ -20,6 +20,7 @@ from fusegame.server.lobby import Lobby, options_to_stored
 from fusegame.server.options import RoomOptions, parse_options
 from fusegame.server.room import Room
 from fusegame.server.storage import Storage, StoredRoom
+from fusegame.server.wire import CLOSE_MOVED
 from fusegame.sim import get_policy, play_game
 from pgserver import fresh_database, postgres_url  # noqa: F401
 from roomclock import Clock, Page
@@ -232,3 +233,57 @@ def test_a_match_started_from_a_scenario_is_not_kept(storages: Callable[[], Stor
     room.join("Ana")
     room.start(new_game(GameConfig(players=1), 9))  # a position its record would not reach
     assert storage.load_rooms() == []
+
+
+class MovablePage(Page):
+    """A socket the server may close: it keeps the code it was closed with."""
+
+    def __init__(self, seat: int | None) -> None:
+        super().__init__(seat)
+        self.closed_with: int | None = None
+
+    def close_soon(self, code: int) -> None:
+        self.closed_with = code
+
+
+def test_a_room_taken_over_elsewhere_shows_nothing_more_here_even_to_a_page_that_just_found_it(
+        storages: Callable[[], Storage]) -> None:
+    """Two processes on one database: the second takes the room over while the first still plays
+    it. The first is refused at its next write and lets the room go, its pages told to reconnect.
+    A page whose socket had found the room on the first process just before (its look-up was
+    under way) is neither greeted nor shown the table there: it is told to reconnect too, rather
+    than be left with a table that will never move again."""
+    clock = Clock()
+    first = Lobby(storages(), clock)
+    first.fenced = True
+    room, _ = started(first)
+    ana, bo = MovablePage(0), MovablePage(1)
+    room.connect(ana)
+    room.connect(bo)
+    play_moves(room, [ana, bo], clock, 3)
+    second = Lobby(storages(), Clock())
+    second.fenced = True
+    assert second.resume([room.code]) == 1
+    shown = len(ana.frames)
+    play_moves(room, [ana, bo], clock, 1)
+    assert room.gone and room.code not in first.rooms
+    assert ana.closed_with == bo.closed_with == CLOSE_MOVED and len(ana.frames) == shown
+    late = MovablePage(0)
+    room.connect(late)
+    assert late.frames == [] and late.closed_with == CLOSE_MOVED
+    assert late not in room.clients
+    # a move already on its way from a page is neither played nor written into the room the
+    # second process holds now
+    held = second.storage.load_rooms([room.code])[0].actions
+    offered = [(page, a) for page in (ana, bo) for a in
+               [p["actions"][0] for p in page.last("state")["moves"]["place"]]
+               + [a["action"] for a in page.last("state")["moves"]["actions"]]]
+    assert offered
+    page, action = offered[-1]
+    page.closed_with = None
+    room.handle(page, json.dumps({"type": "act", "action": action}))
+    assert second.storage.load_rooms([room.code])[0].actions == held
+    assert page.closed_with == CLOSE_MOVED and len(ana.frames) == shown
+    # nor is a move the room makes by itself, from a timer already due as it moved (time up)
+    room._time_up()
+    assert second.storage.load_rooms([room.code])[0].actions == held

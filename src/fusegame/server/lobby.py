@@ -257,7 +257,14 @@ class Lobby:
                       "next change", room.code, e)
             self._unsaved.add(room.code)
 
+    def _let_go(self, room: Room) -> bool:
+        # a room that has left this process (another process holds it, or its game is logged)
+        # writes nothing more of its own: its epoch forgotten, a write would no longer be fenced
+        return self.rooms.get(room.code) is not room
+
     def room_changed(self, room: Room) -> None:
+        if self._let_go(room):
+            return
         if not room.durable:  # a match from a scenario: there is nothing to bring back
             self._write(room, partial(self.storage.delete_room, room.code, epoch=self._fence(room)))
             return
@@ -267,6 +274,8 @@ class Lobby:
 
     def action_recorded(self, room: Room, action: Action, seats: list[dict[str, Any]] | None) -> None:
         assert room.match is not None
+        if self._let_go(room):
+            return
         index = len(room.match.record.actions) - 1
         self._write(room, partial(self.storage.append_action, room.code, index, str(action), seats=seats,
                                   epoch=self._fence(room)))

@@ -398,7 +398,13 @@ class Room:
 
     # ================================================================== sockets
     def connect(self, client: Client) -> None:
-        """A socket opened: greet it, give it the room and, in play, the current state."""
+        """A socket opened: greet it, give it the room and, in play, the current state. A room
+        another process holds now greets nobody: a socket that found it here just before it moved
+        closes with ``CLOSE_MOVED``, and its page finds the room where it is held."""
+        if self.gone:
+            if isinstance(client, ClosingClient):
+                client.close_soon(wire.CLOSE_MOVED)
+            return
         self.clients.append(client)
         seat = self.seats[client.seat] if client.seat is not None else None
         if seat is not None:
@@ -469,7 +475,12 @@ class Room:
 
     def handle_message(self, client: Client, msg: wire.Message) -> None:
         """One message already read by the door (``fusegame.server.wire``): its fields are checked,
-        its text clean."""
+        its text clean. A room another process holds now takes nothing more from any socket
+        (frames already on their way when it moved): the socket is told to reconnect."""
+        if self.gone:
+            if isinstance(client, ClosingClient):
+                client.close_soon(wire.CLOSE_MOVED)
+            return
         if msg.type == "ping":
             client.send('{"type":"pong"}')
             return
