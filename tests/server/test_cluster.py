@@ -19,8 +19,10 @@ import httpx
 import pytest
 import redis
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from clusterpages import Frame, Player, seated
+from fusegame.server.wire import CLOSE_MOVED
 from fuseproc import FuseServer
 from redisproc import RedisServer
 
@@ -318,6 +320,91 @@ def test_a_process_that_lost_its_channel_while_paused_hands_its_pages_back_to_th
     assert over_a["log_id"] == over_b["log_id"]
     assert len(bo.welcomes) >= 2, "Bo's page was left on B with the frames it missed"
     assert bo.seqs == sorted(bo.seqs)
+
+
+async def greeted_or_moved(ws: ClientConnection, within: float) -> bool:
+    """Whether the page is greeted by its room (True) or told to reconnect (False) within
+    ``within`` seconds; silence fails the test, since a page left so waits for ever."""
+    try:
+        async with asyncio.timeout(within):
+            while json.loads(await ws.recv())["type"] != "welcome":
+                pass
+            return True
+    except TimeoutError:
+        raise AssertionError(f"the page heard nothing for {within} s, and was not let go") from None
+    except ConnectionClosed as e:
+        assert e.rcvd is not None and e.rcvd.code == CLOSE_MOVED, e
+        return False
+
+
+def test_a_process_paused_past_its_presence_hands_its_pages_back_to_the_room(
+        with_redis: tuple[RedisServer, FuseServer, FuseServer]) -> None:
+    """B relays Bo's page to the room A holds. B stalls for longer than its presence lasts in
+    Redis, so A takes it for dead and lets Bo's seat go. B's connection to Redis holds what A
+    sends meanwhile: once B runs again, A's word that the socket is gone reaches it, and Bo's page
+    reconnects instead of waiting on a room that no longer writes to it."""
+    _, a, b = with_redis
+    code = new_room(a, 2)
+    join(a, code, "Ana")
+    bo = join(b, code, "Bo")
+
+    def bo_connected() -> bool:
+        return bool(httpx.get(f"{a.base}/api/rooms/{code}").json()["room"]["seats"][1]["connected"])
+
+    async def main() -> None:
+        async with connect(f"{b.ws_base}/ws/{code}?token={bo['token']}") as wb:
+            assert await greeted_or_moved(wb, 10)
+            os.kill(b.pid, signal.SIGSTOP)
+            try:
+                deadline = time.monotonic() + 20
+                while bo_connected():
+                    assert time.monotonic() < deadline, "A never took the paused process for dead"
+                    await asyncio.sleep(0.2)
+            finally:
+                os.kill(b.pid, signal.SIGCONT)
+            assert not await greeted_or_moved(wb, 10)
+        async with connect(f"{b.ws_base}/ws/{code}?token={bo['token']}") as wb:
+            assert await greeted_or_moved(wb, 10)  # and his seat is his again
+            assert bo_connected()
+
+    asyncio.run(main())
+
+
+def test_a_socket_whose_opening_the_owner_never_heard_is_let_go(
+        with_redis: tuple[RedisServer, FuseServer, FuseServer]) -> None:
+    """A holds the room. While A is paused, its subscription is cut, and Bo opens a page on B:
+    B relays the opening to A's channel, where nobody listens, and the word is lost. A subscribes
+    again once it runs, knowing nothing of Bo's socket; B, never greeted by the room, lets the
+    socket go so that the page reconnects, rather than leave it waiting in silence."""
+    redis_server, a, b = with_redis
+    code = new_room(a, 2)
+    join(a, code, "Ana")
+    bo = join(b, code, "Bo")
+
+    async def main(r: redis.Redis) -> None:
+        owner = r.get(f"fuse:room:{code}:owner")
+        assert isinstance(owner, bytes)
+        await subscribed(r, 2)
+        os.kill(a.pid, signal.SIGSTOP)
+        try:
+            # each process names its connections after itself: only A's subscription is cut
+            a_listens = [c["id"] for c in r.client_list()
+                         if c["name"] == f"fuse:{owner.decode()}" and int(c["sub"]) > 0]
+            assert len(a_listens) == 1
+            r.client_kill_filter(_id=a_listens[0])
+            await subscribed(r, 1)
+            wb = await connect(f"{b.ws_base}/ws/{code}?token={bo['token']}")
+            await asyncio.sleep(0.5)  # B has sent the opening on, to nobody
+        finally:
+            os.kill(a.pid, signal.SIGCONT)
+        async with wb:
+            greeted = await greeted_or_moved(wb, 15)
+        assert not greeted, "the room greeted a socket whose opening was lost"
+        async with connect(f"{b.ws_base}/ws/{code}?token={bo['token']}") as wb:
+            assert await greeted_or_moved(wb, 10)
+
+    with redis.Redis.from_url(redis_server.url) as r:
+        asyncio.run(main(r))
 
 
 class RaceSeat:

@@ -51,7 +51,8 @@ RENEW_S = 1.0
 #: whose lease vanished with a restarted Redis claims it again first, at its next renewal.
 SWEEP_S = 1.0
 UNOWNED_S = 2.5
-#: How long a relayed request waits for the owner's answer.
+#: How long a relayed request waits for the owner's answer, and a relayed socket for the owner's
+#: greeting before it closes for its page to reconnect (the word that opened it may have been lost).
 CALL_TIMEOUT_S = 5.0
 
 _RENEW = """
@@ -132,14 +133,17 @@ class Cluster:
     def __init__(self, url: str, lobby: Lobby, rates: Rates | None = None) -> None:
         self.url = url
         self.me = secrets.token_hex(8)
+        # its connections carry its name, so that Redis's CLIENT LIST says which process is which
         self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True,
-                                                              socket_timeout=2, socket_connect_timeout=2)
+                                                              socket_timeout=2, socket_connect_timeout=2,
+                                                              client_name=f"fuse:{self.me}")
         self.lobby = lobby
         self.rates = rates
         #: sockets of rooms owned here that are held by other processes, by connection id
         self.remote: dict[str, tuple[Room, RemoteClient]] = {}
         #: sockets held here whose rooms are owned elsewhere: (room code, owner, the socket)
         self.relays: dict[str, tuple[str, str, SocketClient]] = {}
+        self._ungreeted: set[str] = set()  # relayed sockets the owner has not written to yet
         self._calls: dict[str, asyncio.Future[tuple[int, Any]]] = {}
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -203,8 +207,9 @@ class Cluster:
         room = self.lobby.rooms.get(code)
         if room is not None:
             # a page is never shown a table this process no longer holds (it may have lost the
-            # room while paused, or while Redis was away, and not have written since)
-            if await self.lobby.still_held(room):
+            # room while paused, or while Redis was away, and not have written since; or lose it
+            # while the database is asked)
+            if await self.lobby.still_held(room) and self.lobby.rooms.get(code) is room:
                 return room
         try:
             owner = _text(await self.redis.get(owner_key(code)))
@@ -282,7 +287,8 @@ class Cluster:
     async def renew(self) -> None:
         """Renew this process's leases; claim again those that vanished (a restarted Redis), and
         give up a room whose lease another process now holds. Sockets relayed by a process that
-        has died leave their rooms, as a page that closed its socket would."""
+        has died leave their rooms, as a page that closed its socket would; the process is told
+        so all the same, since it may only have stalled, and its pages must reconnect."""
         await self.redis.set(alive_key(self.me), "1", px=LEASE_MS)
         relays = sorted({client.relay for _, client in self.remote.values()})
         if relays:
@@ -291,7 +297,7 @@ class Cluster:
             for conn, (room, client) in list(self.remote.items()):
                 if client.relay in dead:
                     del self.remote[conn]
-                    client.closed = True
+                    client.shut()
                     room.disconnect(client)
         codes = list(self.lobby.rooms)
         if codes:
@@ -386,6 +392,7 @@ class Cluster:
 
     def _on_frame(self, kind: str, conn: str, text: str) -> None:
         if kind == "o":  # a frame from a room's owner, for a socket held here
+            self._ungreeted.discard(conn)
             relay = self.relays.get(conn)
             if relay is not None:
                 relay[2].send(text)
@@ -428,7 +435,24 @@ class Cluster:
         self.relays[conn] = (remote.code, remote.owner, sock)
         self.tell(remote.owner, {"k": "open", "code": remote.code, "conn": conn, "from": self.me,
                                  "token": token, "address": sock.address})
+        self._ungreeted.add(conn)
+        asyncio.get_running_loop().call_later(CALL_TIMEOUT_S, self._greeting_due, conn)
         return conn
+
+    def _greeting_due(self, conn: str) -> None:
+        """The owner greets every socket it is told of at once (or says it has no such room): a
+        socket still waiting was never heard of, its opening lost on the way (the owner's channel
+        was away for a moment), and its page reconnects rather than wait on a room that does not
+        know it is there."""
+        if conn not in self._ungreeted:
+            return
+        self._ungreeted.discard(conn)
+        relay = self.relays.get(conn)
+        if relay is not None:
+            log.warning("room %s: the process holding it never answered a socket relayed to it; "
+                        "the page reconnects", relay[0])
+            self.relay_close(conn)  # in case the owner has it after all
+            relay[2].close_soon(CLOSE_MOVED)
 
     def relay_frame(self, conn: str, text: str) -> None:
         relay = self.relays.get(conn)
