@@ -123,7 +123,9 @@ def test_redis_killed_then_frozen_under_three_processes_every_room_logged_once(
                                  for code, seats in rooms))
 
         def stuck() -> str:
-            return "; ".join(p.waiting() for p in pages if not p.ended)
+            """Where each page still playing is, and what each process said last."""
+            logs = "".join(f"\n--- {s.ws_base}:\n{s.output()[-1500:]}" for s in servers)
+            return "; ".join(p.waiting() for p in pages if not p.ended) + logs
 
         async def states(n: int) -> None:
             """Until every page whose game goes on has seen ``n`` more tables."""
