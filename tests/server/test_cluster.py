@@ -175,6 +175,11 @@ def test_fuse_serve_says_so_when_redis_cannot_be_reached(tmp_path: Path) -> None
     assert out.returncode == 2 and "--workers more than 1 needs --redis" in out.stderr
 
 
+def seat_connected(owner: FuseServer, code: str, seat: int) -> bool:
+    """Whether the room's owner counts a socket open in ``seat``."""
+    return bool(httpx.get(f"{owner.base}/api/rooms/{code}").json()["room"]["seats"][seat]["connected"])
+
+
 def test_a_socket_relayed_by_a_process_that_dies_leaves_its_seat(
         service: tuple[FuseServer, FuseServer]) -> None:
     a, b = service
@@ -182,17 +187,13 @@ def test_a_socket_relayed_by_a_process_that_dies_leaves_its_seat(
     join(a, code, "Ana")
     bo = join(b, code, "Bo")
 
-    def bo_connected() -> bool:
-        seats = httpx.get(f"{a.base}/api/rooms/{code}").json()["room"]["seats"]
-        return bool(seats[1]["connected"])
-
     async def main() -> None:
         async with connect(f"{b.ws_base}/ws/{code}?token={bo['token']}") as wb:
             assert json.loads(await wb.recv())["type"] == "welcome"
-            assert bo_connected()  # his socket is on B, his seat on A
+            assert seat_connected(a, code, 1)  # his socket is on B, his seat on A
             b.kill()
             deadline = time.monotonic() + 15
-            while bo_connected():  # the owner sees the relay gone, as if the page had closed
+            while seat_connected(a, code, 1):  # the owner sees the relay gone, as if the page had closed
                 assert time.monotonic() < deadline, "the seat still counts a socket on a dead process"
                 await asyncio.sleep(0.2)
 
@@ -348,16 +349,13 @@ def test_a_process_paused_past_its_presence_hands_its_pages_back_to_the_room(
     join(a, code, "Ana")
     bo = join(b, code, "Bo")
 
-    def bo_connected() -> bool:
-        return bool(httpx.get(f"{a.base}/api/rooms/{code}").json()["room"]["seats"][1]["connected"])
-
     async def main() -> None:
         async with connect(f"{b.ws_base}/ws/{code}?token={bo['token']}") as wb:
             assert await greeted_or_moved(wb, 10)
             os.kill(b.pid, signal.SIGSTOP)
             try:
                 deadline = time.monotonic() + 20
-                while bo_connected():
+                while seat_connected(a, code, 1):
                     assert time.monotonic() < deadline, "A never took the paused process for dead"
                     await asyncio.sleep(0.2)
             finally:
@@ -365,7 +363,7 @@ def test_a_process_paused_past_its_presence_hands_its_pages_back_to_the_room(
             assert not await greeted_or_moved(wb, 10)
         async with connect(f"{b.ws_base}/ws/{code}?token={bo['token']}") as wb:
             assert await greeted_or_moved(wb, 10)  # and his seat is his again
-            assert bo_connected()
+            assert seat_connected(a, code, 1)
 
     asyncio.run(main())
 

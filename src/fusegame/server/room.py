@@ -402,8 +402,7 @@ class Room:
         another process holds now greets nobody: a socket that found it here just before it moved
         closes with ``CLOSE_MOVED``, and its page finds the room where it is held."""
         if self.gone:
-            if isinstance(client, ClosingClient):
-                client.close_soon(wire.CLOSE_MOVED)
+            self._send_away(client)
             return
         self.clients.append(client)
         seat = self.seats[client.seat] if client.seat is not None else None
@@ -478,8 +477,7 @@ class Room:
         its text clean. A room another process holds now takes nothing more from any socket
         (frames already on their way when it moved): the socket is told to reconnect."""
         if self.gone:
-            if isinstance(client, ClosingClient):
-                client.close_soon(wire.CLOSE_MOVED)
+            self._send_away(client)
             return
         if msg.type == "ping":
             client.send('{"type":"pong"}')
@@ -816,8 +814,14 @@ class Room:
         self.hold()
         self.drop_planner()
         for c in list(self.clients):
-            if isinstance(c, ClosingClient):
-                c.close_soon(wire.CLOSE_MOVED)
+            self._send_away(c)
+
+    @staticmethod
+    def _send_away(client: Client) -> None:
+        """Close ``client``'s socket with ``CLOSE_MOVED``: its page reconnects and finds the room
+        where it is held now."""
+        if isinstance(client, ClosingClient):
+            client.close_soon(wire.CLOSE_MOVED)
 
     def suspend(self) -> None:
         """The server is stopping: hold the clock and tell every page that the server will be back
