@@ -7,18 +7,20 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from fusegame import GameConfig
 from fusegame.record import final_state
 from fusegame.review import VERSION
+from fusegame.server import reviews as reviews_module
 from fusegame.server.app import create_app
 from fusegame.server.storage import BOT, PERSON, Storage, entry_from_state
 from fusegame.sim import get_policy, play_game
 
 
-def logged_game(db: str) -> int:
-    result = play_game(GameConfig(players=3), 4, get_policy("greedy"), record=True)
+def logged_game(db: str, seed: int = 4) -> int:
+    result = play_game(GameConfig(players=3), seed, get_policy("greedy"), record=True)
     assert result.record is not None
     store = Storage(db)
     try:
@@ -74,3 +76,32 @@ def test_a_review_of_no_game_or_a_table_game_is_refused(tmp_path: Path) -> None:
             "bombs": {"2": 3}}).json()
         r = c.get(f"/api/log/{table['id']}/review")
         assert r.status_code == 404 and "table" in r.json()["detail"]
+
+
+def test_a_review_nobody_waits_for_is_not_made_and_one_made_is_kept(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five games end at once and each end screen asks for its review; three pages leave at once.
+    The first of their reviews is already on its way to the worker: it is made, and kept though
+    nobody is there to see it. The other two are dropped, so the last page waits only for the
+    reviews before it that someone wanted."""
+    monkeypatch.setattr(reviews_module, "UNWANTED_AFTER_S", 0.3)
+    db = f"sqlite:///{tmp_path / 'log.db'}"
+    first, left, dropped1, dropped2, last = (logged_game(db, seed) for seed in (4, 5, 6, 7, 8))
+    with TestClient(create_app(db, rate_limits=None)) as c:
+        for log_id in (first, left, dropped1, dropped2, last):
+            assert c.get(f"/api/log/{log_id}/review").status_code == 202
+        deadline = time.monotonic() + 120
+        while c.get(f"/api/log/{last}/review").status_code == 202:
+            c.get(f"/api/log/{first}/review")
+            assert time.monotonic() < deadline, "the last review never came"
+            time.sleep(0.05)
+        store = Storage(db)
+        try:
+            assert store.get_review(first) is not None and store.get_review(last) is not None
+            assert store.get_review(left) is not None
+            assert store.get_review(dropped1) is None and store.get_review(dropped2) is None
+        finally:
+            store.close()
+        # asked for again, it is made from the start
+        assert c.get(f"/api/log/{dropped1}/review").status_code == 202
+        assert wait_for_review(c, dropped1)[1].status_code == 200

@@ -3,9 +3,12 @@ the games in the log.
 
 A review replays a game and asks the planner about every roll: seconds of work on one core. It
 runs in a process of its own, so the event loop never waits for it (a thread would share the
-interpreter with it), one review at a time; the page asks again until
-it is ready (``GET /api/log/{id}/review`` answers 202 meanwhile). A review is kept with its game
-(``Storage.save_review``) and made again only when ``fusegame.review.VERSION`` changes.
+interpreter with it), one review at a time; the page asks again every second until it is ready
+(``GET /api/log/{id}/review`` answers 202 meanwhile). A review waiting its turn that nobody has
+asked about for ``UNWANTED_AFTER_S`` is dropped (the page that asked has gone), so that the end
+screens of many games ended at once wait only for the reviews someone still waits for. A review
+made is kept with its game (``Storage.save_review``), whether or not its page is still there, and
+made again only when ``fusegame.review.VERSION`` changes.
 """
 
 from __future__ import annotations
@@ -14,16 +17,23 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from fusegame.record import GameRecord, RecordError
 from fusegame.review import VERSION, Reviewer
 from fusegame.server.planners import exit_with_parent
-from fusegame.server.storage import PERSON, LogEntry, Storage
+from fusegame.server.storage import PERSON, LogEntry, Storage, StorageUnavailable
 
 log = logging.getLogger("fusegame.server")
+
+#: A review not yet begun is dropped once nobody has asked about it for this long (seconds). The
+#: pages ask every second (``POLL_MS`` in review.js), and a browser slows the timers of a tab out
+#: of sight to no less than once a second at first: a page this quiet has gone.
+UNWANTED_AFTER_S = 30.0
 
 #: The reviewer of the worker process: its planner's memos serve every review the process makes.
 _REVIEWER: Reviewer | None = None
@@ -51,13 +61,22 @@ class ReviewUnavailable(Exception):
         self.status = status
 
 
+@dataclass
+class _Making:
+    """A review asked for: the worker's task, and the server's, which keeps what it makes."""
+
+    work: Future[dict[str, Any]]
+    kept: asyncio.Task[dict[str, Any]]
+    asked: float  #: (``time.monotonic``) when a page last asked for it
+
+
 class Reviews:
     """The server's reviews: those being made and those made, over ``storage``."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._pool: ProcessPoolExecutor | None = None
-        self._running: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._running: dict[int, _Making] = {}
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -69,6 +88,8 @@ class Reviews:
     async def get(self, log_id: int) -> dict[str, Any] | None:
         """The game's review, or ``None`` while it is being made (started by the first ask).
         Raises ``ReviewUnavailable``."""
+        now = time.monotonic()
+        self._drop_unwanted(now, but=log_id)
         running = self._running.get(log_id)
         if running is None:
             kept = await asyncio.to_thread(self.storage.get_review, log_id)
@@ -80,37 +101,58 @@ class Reviews:
             if entry.table or entry.record is None:
                 raise ReviewUnavailable(404, f"game {log_id} was played at a table: "
                                              "it has no moves to review")
-            running = self._start(log_id, entry)
-        if not running.done():
+            running = self._start(log_id, entry, now)
+        running.asked = now
+        if not running.kept.done():
             return None
         del self._running[log_id]
         try:
-            data = running.result()
+            return running.kept.result()
         except RecordError as e:
             raise ReviewUnavailable(500, str(e)) from None
         except BrokenProcessPool:
             self._pool = None  # the worker died (killed, out of memory): the next ask starts another
             raise ReviewUnavailable(500, "the review's worker stopped; ask again") from None
-        await asyncio.to_thread(self.storage.save_review, log_id, data)
-        return data
 
-    def _start(self, log_id: int, entry: LogEntry) -> asyncio.Future[dict[str, Any]]:
+    def _start(self, log_id: int, entry: LogEntry, now: float) -> _Making:
         assert entry.record is not None
-        loop = asyncio.get_running_loop()
         bots = bot_seats(entry)
         try:
             work: Future[dict[str, Any]] = self._executor().submit(review_data, entry.record, bots)
         except BrokenProcessPool:
             self._pool = None
             work = self._executor().submit(review_data, entry.record, bots)
-        running = asyncio.wrap_future(work, loop=loop)
-        self._running[log_id] = running
+        running = self._running[log_id] = _Making(work, asyncio.create_task(self._keep(log_id, work)), now)
         return running
+
+    async def _keep(self, log_id: int, work: Future[dict[str, Any]]) -> dict[str, Any]:
+        """The review once made, kept with its game first (where the log can take it: a page that
+        waits for it is shown it even so)."""
+        data = await asyncio.wrap_future(work)
+        try:
+            await asyncio.to_thread(self.storage.save_review, log_id, data)
+        except StorageUnavailable as e:
+            log.warning("the review of game %d is not kept: %s", log_id, e)
+        return data
+
+    def _drop_unwanted(self, now: float, but: int) -> None:
+        """Let go of the reviews nobody has asked about for ``UNWANTED_AFTER_S`` (but game
+        ``but``'s): those not begun are not made, those made are in the log already."""
+        for log_id, running in list(self._running.items()):
+            if log_id == but or now - running.asked <= UNWANTED_AFTER_S:
+                continue
+            if running.kept.done():
+                if not running.kept.cancelled():
+                    running.kept.exception()  # (a failure nobody heard: the next ask tries again)
+                del self._running[log_id]
+            elif running.work.cancel():
+                log.info("the review of game %d is not made: nobody waits for it any more", log_id)
+                del self._running[log_id]
 
     def close(self) -> None:
         """Stop the worker (a review under way is dropped: it is made again when next asked)."""
         for running in self._running.values():
-            running.cancel()
+            running.kept.cancel()
         self._running.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
