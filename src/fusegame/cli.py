@@ -208,8 +208,10 @@ def cards(
 
 @cards_app.command("validate")
 def cards_validate(file: Annotated[Path, typer.Argument(help="Catalogue file (TOML) to check.")]) -> None:
-    """Check a catalogue file: prints "OK: N bomb cards, M fuse cards" (plus spark and role cards
-    when there are any) or the error (exit code 2)."""
+    """Check a catalogue file: prints what it holds, or the error.
+
+    "OK: N bomb cards, M fuse cards" (plus spark and role cards when there are any), or the error
+    with exit code 2."""
     def run() -> None:
         cat = load_catalogue(file)
         kinds = [(len(cat.bombs), "bomb cards"), (len(cat.fuses), "fuse cards"),
@@ -292,8 +294,10 @@ def cards_analyze(
     check: Annotated[bool, typer.Option("--check", help="Exit 1 when the means per points value do "
                                                         "not strictly rise with points.")] = False,
 ) -> None:
-    """Measure each bomb (and spark) card with the team planner's card model: expected dice, the
-    rolls a solo player needs to complete it alone, and whether points rise with difficulty."""
+    """Measure how hard each bomb (and spark) card is, with the team planner's card model.
+
+    Expected dice, the rolls a solo player needs to complete it alone, and whether points rise
+    with difficulty."""
     def run() -> None:
         budgets = tuple(within) if within else (4, 8)
         dice = set_dice(card_set)
@@ -780,8 +784,9 @@ def review_cmd(
         help="Database URL of the BDT Log (default: the one `fuse serve` uses).")] = None,
     cards_file: CardsOpt = None,
 ) -> None:
-    """Review a finished game: where its time and dice went, and its key moments as the planner
-    judges them (an estimate: the planner's own measure of work, in dice)."""
+    """Review a finished game: where its time and dice went, and its key moments.
+
+    The key moments are the planner's judgement: an estimate, in its own measure of work (dice)."""
     def run() -> None:
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
