@@ -26,6 +26,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from fusegame import GameConfig
 from fusegame.bots import value
 from fusegame.bots.team import TeamPlanner
 from fusegame.memos import forget_card_memos
@@ -86,7 +87,7 @@ def a_placement(frame: Frame) -> str:
 
 
 def held_answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, Any] | None,
-                start: int, actions: list[str]) -> Any:
+                start: int, actions: list[str], words: bool = True) -> Any:
     """In the planner's process: write down the question (its process and the table's length),
     wait until the test makes the file ``go``, then answer as the planner does."""
     gate = Path(os.environ[GATE])
@@ -95,7 +96,7 @@ def held_answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, 
     deadline = time.monotonic() + 2 * WAIT_S
     while not (gate / "go").exists() and time.monotonic() < deadline:
         time.sleep(0.01)
-    return planners_module.answer(key, config, seed, initial, start, actions)
+    return planners_module.answer(key, config, seed, initial, start, actions, words)
 
 
 def asked(gate: Path) -> list[tuple[int, int]]:
@@ -393,3 +394,15 @@ def test_the_planners_process_starts_under_the_terminal_games_print_capture(tmp_
     assert run.returncode == 0, run.stderr
     kind, count = run.stdout.split()
     assert kind == "list" and int(count) > 0, run.stdout
+
+
+def test_a_room_without_hints_is_answered_the_same_moves_without_their_words() -> None:
+    config = GameConfig(players=3).to_dict()
+    try:
+        spoken = planners_module.answer("spoken", config, 7, None, 0, [])
+        silent = planners_module.answer("silent", config, 7, None, 0, [], words=False)
+    finally:
+        planners_module.forget("spoken")
+        planners_module.forget("silent")
+    assert spoken and [h[:3] for h in silent] == [h[:3] for h in spoken]
+    assert all(h[3].get("kind") for h in spoken) and all(h[3] == {} for h in silent)

@@ -79,7 +79,9 @@ class PlannerUnavailable(RuntimeError):
 class Question:
     """What a room asks the planner: the hints for match ``key``'s table after the first ``length``
     of ``actions`` (the record's list, which only grows). The table began as ``new_game(config,
-    seed)``, or as the scenario ``initial`` when the match was started from a position."""
+    seed)``, or as the scenario ``initial`` when the match was started from a position. ``words``:
+    whether the hints' advice is wanted (the room shows hints); without it, each hint's advice is
+    ``{}`` and only its action comes back."""
 
     key: str
     config: GameConfig
@@ -87,6 +89,7 @@ class Question:
     initial: dict[str, Any] | None
     actions: Sequence[Action]
     length: int
+    words: bool = True
 
 
 # ======================================================================== the planner's process
@@ -141,24 +144,25 @@ def advise(state: GameState, planner: TeamPlanner) -> tuple[list[Hint], bool]:
 
 
 def answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, Any] | None,
-           start: int, actions: list[str]) -> Answer | None:
+           start: int, actions: list[str], words: bool = True) -> Answer | None:
     """In the planner's process: the hints for table ``key`` once ``actions`` are applied after its
-    first ``start``; None when the table is not held as that (ask again from the start). Each
-    answer waits first for the rest the last one earned (``PLANNER_REST``)."""
+    first ``start`` (without their advice unless ``words``); None when the table is not held as
+    that (ask again from the start). Each answer waits first for the rest the last one earned
+    (``PLANNER_REST``)."""
     global _rest_until
     wait = _rest_until - time.monotonic()
     if wait > 0:
         time.sleep(wait)
     began = time.monotonic()
     try:
-        return _answer(key, config, seed, initial, start, actions)
+        return _answer(key, config, seed, initial, start, actions, words)
     finally:
         end = time.monotonic()
         _rest_until = end + (end - began) * PLANNER_REST
 
 
 def _answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, Any] | None,
-            start: int, actions: list[str]) -> Answer | None:
+            start: int, actions: list[str], words: bool) -> Answer | None:
     table = _TABLES.get(key)
     if start == 0:
         state = (new_game(GameConfig.from_dict(config), seed) if initial is None
@@ -178,7 +182,9 @@ def _answer(key: str, config: dict[str, Any], seed: int, initial: dict[str, Any]
     hints, outgrown = advise(table.state.clone(), table.planner)
     if outgrown:
         table.planner = None  # the next question starts a new one: memory stays bounded
-    return [(h.seat, h.kind, None if h.action is None else h.action.to_data(), h.advice) for h in hints]
+    # the advice is most of an answer's size, and of what the server makes of it on its loop
+    return [(h.seat, h.kind, None if h.action is None else h.action.to_data(), h.advice if words else {})
+            for h in hints]
 
 
 def forget(key: str) -> None:
@@ -237,7 +243,8 @@ class PlannerProcess:
         pool = self._executor()
         texts = [str(a) for a in q.actions[start:q.length]]
         try:
-            future = pool.submit(self._answer, q.key, q.config.to_dict(), q.seed, q.initial, start, texts)
+            future = pool.submit(self._answer, q.key, q.config.to_dict(), q.seed, q.initial, start, texts,
+                                 q.words)
         except (BrokenProcessPool, RuntimeError) as e:  # (RuntimeError: shut down meanwhile)
             self._broken(pool)
             raise PlannerUnavailable(f"the planner's process cannot take questions: {e}") from None

@@ -978,7 +978,7 @@ class Room:
         scheduler = self.scheduler
         if isinstance(scheduler, Thinker):
             question = Question(m.key, m.record.config, m.record.seed, m.initial, m.record.actions,
-                                len(m.record.actions))
+                                len(m.record.actions), words=self.options.hints)
             try:
                 scheduler.think(question, lambda advice: self._answered(m, seq, advice))
             except Exception as e:  # a worker that cannot take it (the server stopping): as a failure
