@@ -101,7 +101,8 @@ class Reviews:
             if entry.table or entry.record is None:
                 raise ReviewUnavailable(404, f"game {log_id} was played at a table: "
                                              "it has no moves to review")
-            running = self._start(log_id, entry, now)
+            # (another ask may have started it while this one read the log)
+            running = self._running.get(log_id) or self._start(log_id, entry, now)
         running.asked = now
         if not running.kept.done():
             return None
