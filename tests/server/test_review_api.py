@@ -39,7 +39,7 @@ def wait_for_review(c: TestClient, log_id: int) -> tuple[int, httpx.Response]:
         asked += 1
         if r.status_code != 202:
             return asked, r
-        assert r.json() == {"status": "working"}
+        assert r.json()["status"] == "working" and r.json()["ahead"] >= 0
         assert time.monotonic() < deadline, "the review never came"
         time.sleep(0.2)
 
@@ -90,11 +90,15 @@ def test_a_review_nobody_waits_for_is_not_made_and_one_made_is_kept(tmp_path: Pa
     with TestClient(create_app(db, rate_limits=None)) as c:
         for log_id in (first, left, dropped1, dropped2, last):
             assert c.get(f"/api/log/{log_id}/review").status_code == 202
+        # each page is told how many reviews come before its own, and that number only falls
+        ahead: list[int] = []
         deadline = time.monotonic() + 120
-        while c.get(f"/api/log/{last}/review").status_code == 202:
+        while (r := c.get(f"/api/log/{last}/review")).status_code == 202:
+            ahead.append(r.json()["ahead"])
             c.get(f"/api/log/{first}/review")
             assert time.monotonic() < deadline, "the last review never came"
             time.sleep(0.05)
+        assert ahead[0] == 4 and ahead == sorted(ahead, reverse=True) and ahead[-1] < 4
         store = Storage(db)
         try:
             assert store.get_review(first) is not None and store.get_review(last) is not None

@@ -13,6 +13,7 @@ and names its key moments in a line each. Screenshots go under ``artifacts/scree
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -277,13 +278,17 @@ def test_the_review_says_it_is_being_made_then_shows_it(server: Server, browser:
     try:
         page = ctx.new_page()
         asked: list[str] = []
-        # the server is still making it: 202 until the route is lifted
+        # the server makes two other reviews first, then this one: 202 until the route is lifted
         page.route(f"**/api/log/{log_id}/review", lambda route: (
             asked.append(route.request.url),
-            route.fulfill(status=202, content_type="application/json", body='{"status": "working"}')))
+            route.fulfill(status=202, content_type="application/json",
+                          body=json.dumps({"status": "working", "ahead": max(0, 3 - len(asked))}))))
         open_replay(page, server, log_id)
         working = page.get_by_test_id("review-working")
-        expect(working).to_have_text(catalogue("en")["review.working"])
+        words = catalogue("en")
+        expect(working).to_have_text(words["review.waiting"].replace("{n}", "2"))
+        expect(working).to_have_text(words["review.waiting_one"])
+        expect(working).to_have_text(words["review.working"])
         expect(working).to_have_attribute("role", "status")
         page.wait_for_timeout(2500)
         assert len(asked) >= 2, "asked again while it is made"

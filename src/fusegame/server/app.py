@@ -473,13 +473,14 @@ def create_app(db_url: str | None = None, *, rate_limits: Mapping[str, str] | No
     @app.get("/api/log/{log_id}/review", response_model=None)
     async def log_review(log_id: int) -> dict[str, Any] | JSONResponse:
         """The game's review (``fusegame.review``): ``{"status": "ready", "review": {...}}``, or 202
-        ``{"status": "working"}`` while a worker makes it (ask again)."""
+        ``{"status": "working", "ahead": N}`` while a worker makes it (ask again; ``ahead``: the
+        reviews it makes first)."""
         try:
             data = await reviews.get(log_id)
         except ReviewUnavailable as e:
             raise HTTPException(e.status, str(e)) from None
         if data is None:
-            return JSONResponse({"status": "working"}, status_code=202)
+            return JSONResponse({"status": "working", "ahead": reviews.ahead(log_id)}, status_code=202)
         return {"status": "ready", "review": data}
 
     @app.get("/api/log/{log_id}/replay/{step}")

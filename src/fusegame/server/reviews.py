@@ -115,6 +115,16 @@ class Reviews:
             self._pool = None  # the worker died (killed, out of memory): the next ask starts another
             raise ReviewUnavailable(500, "the review's worker stopped; ask again") from None
 
+    def ahead(self, log_id: int) -> int:
+        """How many reviews the worker makes before game ``log_id``'s (0: it is being made, or is
+        next)."""
+        count = 0
+        for other, running in self._running.items():
+            if other == log_id:
+                return count
+            count += not running.kept.done()
+        return 0
+
     def _start(self, log_id: int, entry: LogEntry, now: float) -> _Making:
         assert entry.record is not None
         bots = bot_seats(entry)

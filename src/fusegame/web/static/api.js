@@ -53,7 +53,7 @@ export const api = {
   replay: (id) => call('GET', `/api/log/${encodeURIComponent(id)}/replay`),
   pace: (id) => call('GET', `/api/log/${encodeURIComponent(id)}/pace`),
   replayStep: (id, step) => call('GET', `/api/log/${encodeURIComponent(id)}/replay/${step}`),
-  /** The game's review: {status: 'working'} (202: ask again) or {status: 'ready', review}. */
+  /** The game's review: {status: 'working', ahead} (202: ask again) or {status: 'ready', review}. */
   review: (id) => call('GET', `/api/log/${encodeURIComponent(id)}/review`),
   /** What to lay out for a game at a real table (`query`: a URLSearchParams string of its options). */
   tableSetup: (query) => call('GET', `/api/computer/setup?${query}`),

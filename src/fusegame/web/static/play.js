@@ -10,7 +10,7 @@ import {dieName} from './dice.js';
 import {eventText, gameTitle, symbolWords} from './words.js';
 import {toast} from './ui.js';
 import {paceChart, paceSummary} from './pace.js';
-import {followReview, momentLine, momentWords} from './review.js';
+import {followReview, momentLine, momentWords, workingWords} from './review.js';
 
 const MAX_EVENTS = 200;
 const MAX_CHAT = 30;
@@ -639,7 +639,7 @@ export class PlayView {
     if (!r) return null;
     if (r.status === 'working') {
       return h('p', {class: 'end-review muted small review-line', role: 'status', dataset: {testid: 'end-review-working'}},
-        h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('review.working'));
+        h('span', {class: 'spinner', 'aria-hidden': 'true'}), workingWords(r));
     }
     if (r.status !== 'ready') return null; // the replay says why; the end screen stays as it was
     const names = this.names();

@@ -15,7 +15,7 @@ import {formatDate, timeLeft} from './log.js';
 import {icon} from './icons.js';
 import {actionWords, eventText, gameTitle} from './words.js';
 import {markPaceChart, paceChart, paceSummary} from './pace.js';
-import {followReview, markReviewStep, reviewNodes} from './review.js';
+import {followReview, markReviewStep, reviewNodes, workingWords} from './review.js';
 
 /** The speeds of play: steps a second, at a fixed rate (not the recorded pace: a bot's game and a
  * long think would replay at very different speeds). */
@@ -430,7 +430,7 @@ export class ReplayPage {
     const line = (testid, text) => h('p', {class: 'muted small review-line', role: 'status', dataset: {testid}}, text);
     if (r.status === 'working') {
       this.setReview(h('h2', {id: 'review-title', class: 'section-title'}, t('review.title')),
-        line('review-working', [h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('review.working')]));
+        line('review-working', [h('span', {class: 'spinner', 'aria-hidden': 'true'}), workingWords(r)]));
     } else if (r.status === 'ready') {
       this.setReview(...reviewNodes(r.review, {names: (this.entry && this.entry.names) || [],
         hrefOf: (step) => replayHash(this.id, step), go: (step) => this.showMoment(step)}));

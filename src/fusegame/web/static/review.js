@@ -25,12 +25,13 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The review of game `id`: resolves to {status: 'ready', review}, {status: 'unavailable'} (no such
  * game, or one played at a table: nothing to show), {status: 'failed', error} or {status: 'gone'}
- * (`gone()` said the asker left). `onWorking()` is called once the server says it is making it.
+ * (`gone()` said the asker left). `onWorking(ahead)` is called when the server says it is making
+ * it, and again whenever the number of reviews it makes first (`ahead`) changes.
  */
 export async function loadReview(id, {onWorking = () => {}, gone = () => false} = {}) {
   if (made.has(String(id))) return {status: 'ready', review: made.get(String(id))};
   const until = Date.now() + GIVE_UP_MS;
-  let told = false;
+  let told = null;
   let failures = 0;
   for (;;) {
     if (gone()) return {status: 'gone'};
@@ -40,9 +41,10 @@ export async function loadReview(id, {onWorking = () => {}, gone = () => false} 
         made.set(String(id), r.review);
         return {status: 'ready', review: r.review};
       }
-      if (!told && !gone()) {
-        told = true;
-        onWorking();
+      const ahead = Number((r && r.ahead) || 0);
+      if (ahead !== told && !gone()) {
+        told = ahead;
+        onWorking(ahead);
       }
     } catch (e) {
       if (e.status === 404) return {status: 'unavailable'};
@@ -59,12 +61,18 @@ export async function loadReview(id, {onWorking = () => {}, gone = () => false} 
  * answer of `loadReview` (nothing once the page is `gone`).
  */
 export function followReview(id, gone, show) {
-  loadReview(id, {gone, onWorking: () => show({status: 'working'})}).then((r) => {
+  loadReview(id, {gone, onWorking: (ahead) => show({status: 'working', ahead})}).then((r) => {
     if (!gone() && r.status !== 'gone') show(r);
   });
 }
 
 // ------------------------------------------------------------------ words
+/** What a page says while the server makes a review: how many it makes first, if any. */
+export function workingWords(r) {
+  const n = Number((r && r.ahead) || 0);
+  return n > 0 ? t('review.waiting', {n}) : t('review.working');
+}
+
 /** `x` with `digits` decimals, as the page's language writes numbers. */
 export function num(x, digits = 0) {
   return Number(x || 0).toLocaleString(getLang(), {minimumFractionDigits: digits, maximumFractionDigits: digits,
