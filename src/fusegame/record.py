@@ -57,6 +57,18 @@ def catalogue_fingerprint(catalogue: Catalogue) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def record_data(config: GameConfig, seed: int, actions: list[str], outcome: Outcome | None,
+                catalogue: str | None = None) -> dict[str, Any]:
+    """A record as JSON data (``GameRecord.to_dict``) from the actions' text forms, for a holder of
+    the texts that has no need of the actions themselves (``catalogue``: the card fingerprint,
+    worked out from ``config`` when None)."""
+    return {
+        "format": FORMAT, "version": VERSION, "config": config.to_dict(), "seed": seed,
+        "catalogue": catalogue if catalogue is not None else catalogue_fingerprint(config.catalogue),
+        "actions": actions, "outcome": outcome.to_dict() if outcome else None,
+    }
+
+
 @dataclass
 class GameRecord:
     """Everything needed to replay a game exactly.
@@ -82,11 +94,7 @@ class GameRecord:
         return [str(a) for a in self.actions]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT, "version": VERSION, "config": self.config.to_dict(), "seed": self.seed,
-            "catalogue": self.catalogue, "actions": self.action_texts(),
-            "outcome": self.outcome.to_dict() if self.outcome else None,
-        }
+        return record_data(self.config, self.seed, self.action_texts(), self.outcome, self.catalogue)
 
     @classmethod
     def from_dict(cls, d: Any, source: str = "record") -> GameRecord:

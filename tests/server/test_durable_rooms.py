@@ -118,10 +118,10 @@ def test_a_room_comes_back_with_its_seats_tokens_and_table_and_waits_for_its_pla
     assert running["clock"]["running"] and running["view"] == held["view"]
     assert running["clock"]["left_ms"] == 600_000 - before.state.time_ms
     assert watcher.last("state")["clock"]["running"]  # everyone's clock runs again
-    kept = len(before.record.actions)
+    kept = len(before.log)
     for _ in range(20):  # Ana plays on, and the bot plays on for Bo
         play_moves(back, [ana2], clock2, 1)
-        if any(a.seat == 1 for a in back.match.record.actions[kept:]):
+        if any(a.seat == 1 for a in back.match.log.actions(kept)):
             break
     else:
         raise AssertionError("the bot never played Bo's seat after the restart")
@@ -142,7 +142,7 @@ def test_nobody_back_within_the_grace_period_bots_take_the_seats_and_the_clock_r
     clock2.advance(3)
     assert back.held_ms is None and all(s.autoplay for s in back.seats)
     assert back.seq > seq and back.match is not None
-    moved = {a.seat for a in back.match.record.actions[seq - 1:] if a.seat >= 0}
+    moved = {a.seat for a in back.match.log.actions(seq - 1) if a.seat >= 0}
     assert moved and all(back.seats[s].played == "person_then_bot" for s in moved)
 
 

@@ -133,7 +133,7 @@ def test_a_game_in_play_never_expires_with_nobody_connected(storage: Storage) ->
         for _ in range(2 * LOBBY_IDLE_S // 60):
             clock.advance(60)
             assert room.status == "over" or lobby.rooms == {room.code: room}
-        assert room.seats[0].autoplay and room.match is not None and len(room.match.record.actions) > 100
+        assert room.seats[0].autoplay and room.match is not None and len(room.match.log) > 100
         await lobby.stores_done()  # a game the bot finished is logged, and its room has gone
         assert room.status == "playing" or (lobby.rooms == {} and storage.count_games() == 1)
 

@@ -242,7 +242,7 @@ def bot_game(record: list[str]) -> int:
         while room.status == "playing":
             clock.advance(1.0)
         assert room.match is not None and room.match.planner is None
-        record.extend(str(a) for a in room.match.record.actions)
+        record.extend(room.match.log.texts())
         # every state frame of a room with hints carries them at once on such a clock
         assert all(f["hints"] is not None for f in page.frames if f["type"] == "state"
                    and f["view"]["outcome"] is None)
@@ -362,6 +362,7 @@ def test_when_the_planners_process_dies_the_bots_play_on_and_a_new_one_starts(
 UNDER_TEXTUAL = """
 import asyncio, sys
 from fusegame.rules.config import GameConfig
+from fusegame.server.actionlog import ActionLog
 from fusegame.server.planners import PlannerProcess, Question
 
 class Capture:  # as textual.app's capture of prints
@@ -372,7 +373,7 @@ class Capture:  # as textual.app's capture of prints
 async def main():
     planners = PlannerProcess(1000)
     got = asyncio.get_running_loop().create_future()
-    question = Question("t", GameConfig(players=2, difficulty="training"), 3, None, [], 0)
+    question = Question("t", GameConfig(players=2, difficulty="training"), 3, None, ActionLog(), 0)
     planners.ask(question, got.set_result)
     answer = await asyncio.wait_for(got, 120)
     planners.recycle()

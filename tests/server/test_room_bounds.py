@@ -49,7 +49,7 @@ def hand_to_bots(room: Room) -> Page:
 
 def actions(room: Room) -> int:
     assert room.match is not None
-    return len(room.match.record.actions)
+    return len(room.match.log)
 
 
 def test_bots_at_full_speed_slow_to_the_floor_after_their_burst(bounds: None) -> None:

@@ -228,7 +228,7 @@ class Lobby:
         return StoredRoom(code=room.code, status=room.status, options=options_to_stored(room.options),
                           seed=room.seed, seats=[s.stored() for s in room.seats],
                           created_at=datetime.now(UTC), clock_ms=room.held_ms,
-                          actions=[str(a) for a in m.record.actions] if m is not None else [],
+                          actions=m.log.texts() if m is not None else [],
                           epoch=self._epoch.get(room.code, 1))
 
     def _write_whole(self, room: Room) -> None:
@@ -276,7 +276,7 @@ class Lobby:
         assert room.match is not None
         if self._let_go(room):
             return
-        index = len(room.match.record.actions) - 1
+        index = len(room.match.log) - 1
         self._write(room, partial(self.storage.append_action, room.code, index, str(action), seats=seats,
                                   epoch=self._fence(room)))
 
@@ -320,7 +320,7 @@ class Lobby:
         m = room.match
         assert m is not None
         played = [s.played or (PERSON if s.kind == "human" else BOT) for s in room.seats]
-        entry = entry_from_state(m.state, m.record, [s.name for s in room.seats],
+        entry = entry_from_state(m.state, m.record_data(), [s.name for s in room.seats],
                                  sum(1 for p in played if p != PERSON), room.options.to_dict(),
                                  datetime.now(UTC), played_by=played, seeded=room.options.seed is not None)
         log_id: int | None = None

@@ -28,7 +28,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -43,6 +43,7 @@ from fusegame.rules.config import GameConfig
 from fusegame.rules.setup import new_game
 from fusegame.rules.state import GameState
 from fusegame.scenario import scenario_from_data
+from fusegame.server.actionlog import ActionLog
 
 log = logging.getLogger("fusegame.server")
 
@@ -78,7 +79,7 @@ class PlannerUnavailable(RuntimeError):
 @dataclass(frozen=True)
 class Question:
     """What a room asks the planner: the hints for match ``key``'s table after the first ``length``
-    of ``actions`` (the record's list, which only grows). The table began as ``new_game(config,
+    of ``actions`` (the match's log, which only grows). The table began as ``new_game(config,
     seed)``, or as the scenario ``initial`` when the match was started from a position. ``words``:
     whether the hints' advice is wanted (the room shows hints); without it, each hint's advice is
     ``{}`` and only its action comes back."""
@@ -87,7 +88,7 @@ class Question:
     config: GameConfig
     seed: int
     initial: dict[str, Any] | None
-    actions: Sequence[Action]
+    actions: ActionLog
     length: int
     words: bool = True
 
@@ -241,7 +242,7 @@ class PlannerProcess:
         if start > q.length:
             start = 0
         pool = self._executor()
-        texts = [str(a) for a in q.actions[start:q.length]]
+        texts = q.actions.texts(start, q.length)
         try:
             future = pool.submit(self._answer, q.key, q.config.to_dict(), q.seed, q.initial, start, texts,
                                  q.words)

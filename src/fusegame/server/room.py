@@ -41,14 +41,16 @@ from typing import Any, Protocol, runtime_checkable
 from fusegame.bots.hints import Hint
 from fusegame.bots.team import TeamPlanner
 from fusegame.observe import game_title, observation
-from fusegame.record import GameRecord
+from fusegame.record import GameRecord, record_data
 from fusegame.rules.actions import Action, ActionParseError, Done, Place, Tick, with_time
+from fusegame.rules.config import GameConfig
 from fusegame.rules.decision_kinds import KINDS
 from fusegame.rules.events import Event
 from fusegame.rules.state import GameState, IllegalAction, new_game
 from fusegame.rules.views import die_view
 from fusegame.scenario import dump_scenario
 from fusegame.server import wire
+from fusegame.server.actionlog import ActionLog
 from fusegame.server.options import RoomOptions
 from fusegame.server.planners import PlannerUnavailable, Question, advise, prepared_planner
 from fusegame.server.storage import BOT, PERSON, PERSON_THEN_BOT
@@ -241,7 +243,9 @@ class Match:
     """A game in progress inside a room."""
 
     state: GameState
-    record: GameRecord
+    config: GameConfig  #: what the record says the game was dealt from, with ``seed``
+    seed: int
+    log: ActionLog  #: the actions applied, stamped with their times
     start: float  #: scheduler time at 0 ms
     limit_timer: Timer | None = None
     bot_timers: dict[int, Timer] = field(default_factory=dict)
@@ -257,6 +261,14 @@ class Match:
     initial: dict[str, Any] | None = None
     bot_actions: int = 0  #: the bots' actions so far (``BOT_BURST``)
     next_bot_at: float = 0.0  #: past the burst, the scheduler time before which no bot acts
+
+    def record(self) -> GameRecord:
+        """The game's record so far (its outcome once it is over)."""
+        return GameRecord(self.config, self.seed, self.log.actions(), self.state.outcome)
+
+    def record_data(self) -> dict[str, Any]:
+        """``record().to_dict()``, without reading the actions back."""
+        return record_data(self.config, self.seed, self.log.texts(), self.state.outcome)
 
 
 _NO_MOVES = '{"place":[],"actions":[]}'
@@ -595,7 +607,7 @@ class Room:
             if isinstance(self.scheduler, Thinker):  # the worker's copy of the table starts there
                 initial = dump_scenario(state)
         start = self.scheduler.now() - state.time_ms / 1000
-        self.match = Match(state, GameRecord(state.config, self.seed), start, initial=initial)
+        self.match = Match(state, state.config, self.seed, ActionLog(), start, initial=initial)
         self.status = "playing"
         for s in self.seats:
             s.played = {"human": PERSON, "bot": BOT}.get(s.kind, "")
@@ -614,7 +626,7 @@ class Room:
         """An untimed game that has made ``MAX_ACTIONS`` moves: it takes no more, and no clock ends it."""
         m = self.match
         return (self.status == "playing" and m is not None and m.state.config.time_limit is None
-                and len(m.record.actions) >= MAX_ACTIONS)
+                and len(m.log) >= MAX_ACTIONS)
 
     def now_ms(self) -> int:
         assert self.match is not None
@@ -629,11 +641,11 @@ class Room:
         m = self.match
         assert m is not None
         state = m.state
-        if len(m.record.actions) >= MAX_ACTIONS and not isinstance(action, Tick):
+        if len(m.log) >= MAX_ACTIONS and not isinstance(action, Tick):
             raise IllegalAction("too_many_moves", {"n": MAX_ACTIONS})
         stamped = with_time(action, max(self.now_ms(), state.time_ms))
         events = state.apply(stamped)
-        m.record.actions.append(stamped)
+        m.log.append(stamped)
         if self.host is not None and self.durable:
             snapshot = self._snapshot()
             changed = snapshot != self._saved
@@ -732,7 +744,6 @@ class Room:
         assert m is not None and m.state.outcome is not None
         self.status = "over"
         self.finished_at = self.scheduler.now()
-        m.record.outcome = m.state.outcome
         for t in [m.limit_timer, *m.bot_timers.values(), *m.choice_timers.values()]:
             if t is not None:
                 t.cancel()
@@ -858,7 +869,7 @@ class Room:
         for action in actions:
             state.apply(action)
         now = scheduler.now()
-        room.match = Match(state, GameRecord(options.config, seed, list(actions)), now - state.time_ms / 1000)
+        room.match = Match(state, options.config, seed, ActionLog(actions), now - state.time_ms / 1000)
         room.status = "playing"
         room.seq = 1 + len(actions)  # a page keeps its log of events by seq: it goes on from there
         room._saved = room._snapshot()
@@ -883,7 +894,7 @@ class Room:
         m = self.match
         if m is None or m.state.outcome is not None or self.held_ms is not None:
             return
-        if len(m.record.actions) >= MAX_ACTIONS:  # nothing more to decide: the clock ends it
+        if len(m.log) >= MAX_ACTIONS:  # nothing more to decide: the clock ends it
             for t in [*m.bot_timers.values(), *m.choice_timers.values()]:
                 t.cancel()
             m.bot_timers.clear()
@@ -977,8 +988,8 @@ class Room:
         seq = self._asking = self.seq
         scheduler = self.scheduler
         if isinstance(scheduler, Thinker):
-            question = Question(m.key, m.record.config, m.record.seed, m.initial, m.record.actions,
-                                len(m.record.actions), words=self.options.hints)
+            question = Question(m.key, m.config, m.seed, m.initial, m.log, len(m.log),
+                                words=self.options.hints)
             try:
                 scheduler.think(question, lambda advice: self._answered(m, seq, advice))
             except Exception as e:  # a worker that cannot take it (the server stopping): as a failure

@@ -55,7 +55,7 @@ class LogHost:
         log_id: int | None = None
         if self.storage is not None:
             played = [s.played or (PERSON if s.kind == "human" else BOT) for s in room.seats]
-            entry = entry_from_state(m.state, m.record, [s.name for s in room.seats],
+            entry = entry_from_state(m.state, m.record_data(), [s.name for s in room.seats],
                                      sum(1 for p in played if p != PERSON), room.options.to_dict(),
                                      datetime.now(UTC), played_by=played,
                                      seeded=room.options.seed is not None)
