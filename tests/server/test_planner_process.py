@@ -114,7 +114,7 @@ async def waited(check: Callable[[], bool]) -> None:
 def test_a_room_whose_bot_is_thinking_holds_up_no_other_room(monkeypatch: pytest.MonkeyPatch,
                                                               tmp_path: Path) -> None:
     monkeypatch.setenv(GATE, str(tmp_path))  # (the planner's process starts with it)
-    held = PlannerProcess(lobby_module.ENGINE_MEMO_STATES, answer=held_answer)
+    held = PlannerProcess(lobby_module.PLANNER_MEMO_STATES, answer=held_answer)
     monkeypatch.setattr(lobby_module, "PLANNERS", held)
 
     async def play(s: Server) -> None:
