@@ -59,3 +59,18 @@ class Page:
 
     def last(self, kind: str) -> Frame:
         return next(f for f in reversed(self.frames) if f["type"] == kind)
+
+
+def bots_play_it_out(room: Any, clock: Clock) -> Page:
+    """Ana takes a seat of ``room`` (a lobby), fills the others with bots, says she is ready and
+    hands her own seat to the bot; the clock then runs a second at a time until the game is over.
+    Returns her page."""
+    seat = room.join("Ana")
+    page = Page(seat.index)
+    room.connect(page)
+    room.handle(page, '{"type": "fill_bots"}')
+    room.handle(page, '{"type": "ready", "ready": true}')
+    room.handle(page, '{"type": "bot", "seat": 0, "on": true}')
+    while room.status == "playing":
+        clock.advance(1.0)
+    return page

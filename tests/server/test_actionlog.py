@@ -17,7 +17,7 @@ from fusegame.server.lobby import Lobby
 from fusegame.server.options import parse_options
 from fusegame.server.storage import Storage
 from fusegame.sim import get_policy, play_game
-from roomclock import Clock, Page
+from roomclock import Clock, bots_play_it_out
 
 
 @pytest.fixture
@@ -55,14 +55,7 @@ def test_a_finished_room_logs_the_game_it_played(storage: Storage) -> None:
         clock = Clock()
         lobby = Lobby(storage, clock)
         room = lobby.open(parse_options({"players": 3, "difficulty": "standard", "bot_delay_ms": 0}))
-        seat = room.join("Ana")
-        page = Page(seat.index)
-        room.connect(page)
-        room.handle(page, '{"type": "fill_bots"}')
-        room.handle(page, '{"type": "ready", "ready": true}')
-        room.handle(page, '{"type": "bot", "seat": 0, "on": true}')
-        while room.status == "playing":
-            clock.advance(1.0)
+        bots_play_it_out(room, clock)
         m = room.match
         assert m is not None and m.state.outcome is not None
         assert m.record_data() == m.record().to_dict()

@@ -40,7 +40,7 @@ from fusegame.server.planners import PlannerProcess
 from fusegame.server.room import Room
 from fuseproc import FuseServer
 from liveserver import Server, served
-from roomclock import Clock, Page
+from roomclock import Clock, bots_play_it_out
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -233,14 +233,7 @@ def bot_game(record: list[str]) -> int:
         clock = Clock()
         room = Room("AAAAA", parse_options({"players": 2, "difficulty": "standard", "bot_delay_ms": 0,
                                             "hints": True, "seed": 8}), clock)
-        room.join("Ana")
-        page = Page(0)
-        room.connect(page)
-        room.handle(page, '{"type": "fill_bots"}')
-        room.handle(page, '{"type": "ready", "ready": true}')
-        room.handle(page, '{"type": "bot", "seat": 0, "on": true}')
-        while room.status == "playing":
-            clock.advance(1.0)
+        page = bots_play_it_out(room, clock)
         assert room.match is not None and room.match.planner is None
         record.extend(room.match.log.texts())
         # every state frame of a room with hints carries them at once on such a clock
