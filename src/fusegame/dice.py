@@ -47,7 +47,13 @@ def type_face(t: int) -> int:
 
 def colours_text(colours: int) -> str:
     """``R`` for a red die, ``K/Y`` for a black/yellow split die."""
-    return "/".join(LETTERS[c] for c in COLOURS if colours & c)
+    text = _COLOURS_TEXT.get(colours)
+    if text is None:  # (a view names every die in the bag: each set of colours is written once)
+        text = _COLOURS_TEXT[colours] = "/".join(LETTERS[c] for c in COLOURS if colours & c)
+    return text
+
+
+_COLOURS_TEXT: dict[int, str] = {}
 
 
 def parse_colours(text: str) -> int:

@@ -318,6 +318,17 @@ def test_actions_print_and_parse_back() -> None:
     assert str(Place(0, 15200, 12, "F07", 2)) == "p0 place d12 F07 s3 @15200"
 
 
+def test_an_actions_body_is_its_text_without_seat_and_time() -> None:
+    # what a client sends back; Place writes its own (a frame lists every placement open to every
+    # seat), which must agree with the fields' writers that every other action uses
+    for a in (Place(3, 15200, 12, "F07", 2), Place(0, None, 0, "S01", 0), Done(1, 20000),
+              TakeCard(2, None, "F33"), RevealFuse(2, 5), GiveUp(0, None, 4), RerollUnused(3, 7, 9)):
+        assert a.body() == Action.body(a)
+        assert Action.parse(f"p{a.seat} {a.body()}") == replace(a, at=None)
+    assert Place(0, None, 12, "F07", 2).body() == "place d12 F07 s3"
+    assert Done(1, 20000).body() == "done"
+
+
 def test_every_action_builds_from_its_fields_by_position_and_by_name_and_stays_frozen() -> None:
     # every action writes its own __init__ (for speed, see rules.actions); each must take exactly
     # the dataclass's fields, in order, with the same defaults, and refuse changes afterwards

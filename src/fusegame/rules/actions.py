@@ -127,10 +127,14 @@ class Action:
     def _args(self) -> str:
         return " ".join(a.write(getattr(self, name)) for name, a in self.args())
 
-    def __str__(self) -> str:
+    def body(self) -> str:
+        """The verb and its fields, without the seat and the time: what a client sends
+        (``place d3 F12 s1``)."""
         args = self._args()
-        return f"p{self.seat} {self.verb}" + (f" {args}" if args else "") + (
-            f" @{self.at}" if self.at is not None else "")
+        return f"{self.verb} {args}" if args else self.verb
+
+    def __str__(self) -> str:
+        return f"p{self.seat} {self.body()}" + (f" @{self.at}" if self.at is not None else "")
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -230,6 +234,11 @@ class Place(Action):
         object.__setattr__(self, "die", die)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "slot", slot)
+
+    def body(self) -> str:
+        # written out: a frame lists every placement open to every seat, and the general
+        # writing (one call per field) took most of the time that listing took
+        return f"place d{self.die} {self.card} s{self.slot + 1}"
 
 
 @dataclass(frozen=True, init=False)

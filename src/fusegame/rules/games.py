@@ -33,12 +33,16 @@ class Difficulty(str, Enum):
     @property
     def column(self) -> int:
         """The column of the deck-size tables (Insane and Heroic share the last one)."""
-        return min(list(Difficulty).index(self), 4)
+        return _COLUMNS[self]
 
     @property
     def top(self) -> bool:
         """Insane or Heroic: the cards in front of the players must be defused too."""
         return self in (Difficulty.INSANE, Difficulty.HEROIC)
+
+
+#: every view and deal reads the tables' columns: worked out once
+_COLUMNS: dict[Difficulty, int] = {d: min(i, 4) for i, d in enumerate(Difficulty)}
 
 
 class Game(str, Enum):

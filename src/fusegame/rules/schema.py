@@ -450,6 +450,20 @@ def declared_fields(cls: type) -> tuple[Declared, ...]:
     return out
 
 
+_SHOWN: dict[tuple[type, bool], tuple[tuple[str, str, Kind], ...]] = {}
+
+
+def _shown(cls: type, per_player: bool) -> tuple[tuple[str, str, Kind], ...]:
+    """(name, view key, kind of one value) of each field of ``cls`` that views show, per player
+    (its seat's value, in the view's ``hands``) or not: every view of every table reads them."""
+    out = _SHOWN.get((cls, per_player))
+    if out is None:
+        out = _SHOWN[cls, per_player] = tuple(
+            (f.name, f.view, f.seat_kind if per_player else f.kind) for f in declared_fields(cls)
+            if f.view is not None and f.per_player == per_player)
+    return out
+
+
 @dataclass(frozen=True)
 class PartInfo:
     """How a part is known: ``name`` (its registry key), ``shown_when_absent`` (views show its keys,
@@ -574,16 +588,14 @@ class Part:
     def view(self, g: GameState) -> dict[str, Any]:
         """The declared fields a player may see, under their view keys (per-player fields are
         shown in the view's ``hands`` instead: see ``player_view``)."""
-        return {f.view: f.kind.show(getattr(self, f.name), g) for f in self.fields()
-                if f.view is not None and not f.per_player}
+        return {view: kind.show(getattr(self, name), g) for name, view, kind in _shown(type(self), False)}
 
     def player_view(self, g: GameState, seat: int) -> dict[str, Any]:
         """What the view's entry for ``seat`` shows of this part."""
         out = {}
-        for f in self.fields():
-            if f.view is not None and f.per_player:
-                values = getattr(self, f.name)
-                out[f.view] = f.seat_kind.show(values[seat], g) if seat < len(values) else []
+        for name, view, kind in _shown(type(self), True):
+            values = getattr(self, name)
+            out[view] = kind.show(values[seat], g) if seat < len(values) else []
         return out
 
 
