@@ -52,7 +52,7 @@ log = logging.getLogger("fusegame.server")
 #: idle class of scheduling. Where it has (Linux's ``SCHED_IDLE``), the planner's process runs in it:
 #: a core that the event loop, or anything else, wants is handed over at once, and the planner thinks
 #: on what is left. With 1,000 players beside 100 rooms of bots, on a busy hour, that took a claim's
-#: p99 from 57-74 ms to 39-53 ms (bench/ws_latency.py, in turn); the bots made 27-28 moves a
+#: p99 from 57-74 ms to 38.5-52.5 ms (bench/ws_latency.py, in turn); the bots made 27-28 moves a
 #: second instead of 33-38. On a machine whose every core is busy, the bots and hints wait for one.
 PLANNER_NICE = 10
 #: After each decision the planner's process rests this many times as long as the decision took
