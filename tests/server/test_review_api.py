@@ -3,6 +3,7 @@ asks again, kept with the game, and served from the log by a server started late
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -109,3 +110,38 @@ def test_a_review_nobody_waits_for_is_not_made_and_one_made_is_kept(tmp_path: Pa
         # asked for again, it is made from the start
         assert c.get(f"/api/log/{dropped1}/review").status_code == 202
         assert wait_for_review(c, dropped1)[1].status_code == 200
+
+
+def test_two_pages_asking_at_once_start_one_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two end screens of one game ask for its review at the same moment: both wait on the log's
+    reads before either starts it, and the second finds the first's under way instead of sending
+    the worker the same game twice."""
+    db = f"sqlite:///{tmp_path / 'log.db'}"
+    log_id = logged_game(db)
+    store = Storage(db)
+    reviews = reviews_module.Reviews(store)
+    started: list[int] = []
+    start = reviews._start
+
+    def counted(game: int, entry: reviews_module.LogEntry, now: float) -> reviews_module._Making:
+        started.append(game)
+        return start(game, entry, now)
+
+    monkeypatch.setattr(reviews, "_start", counted)
+
+    async def both() -> list[dict | None]:
+        first = await asyncio.gather(reviews.get(log_id), reviews.get(log_id))
+        async with asyncio.timeout(120):
+            while (made := await reviews.get(log_id)) is None:
+                await asyncio.sleep(0.1)
+        return [*first, made]
+
+    try:
+        first, second, made = asyncio.run(both())
+        assert first is None and second is None  # both told it is being made
+        assert started == [log_id]
+        assert made is not None and made["version"] == VERSION
+    finally:
+        if reviews._pool is not None:
+            reviews._pool.shutdown(cancel_futures=True)
+        store.close()
