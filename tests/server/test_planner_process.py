@@ -34,10 +34,9 @@ from fusegame.rules.state import GameState
 from fusegame.server import lobby as lobby_module
 from fusegame.server import planners as planners_module
 from fusegame.server import room as room_module
-from fusegame.server.actionlog import ActionLog
 from fusegame.server.app import create_app
 from fusegame.server.options import parse_options
-from fusegame.server.planners import PlannerProcess, Question
+from fusegame.server.planners import PlannerProcess
 from fusegame.server.room import Room
 from fuseproc import FuseServer
 from liveserver import Server, served
@@ -349,29 +348,6 @@ def test_when_the_planners_process_dies_the_bots_play_on_and_a_new_one_starts(
 
     with server() as s:
         asyncio.run(play(s))
-
-
-@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle class of scheduling is Linux's")
-def test_the_planners_process_thinks_only_on_what_the_server_leaves_of_the_cores() -> None:
-    # the idle class: a core the event loop wants is handed to it at once (planners.PLANNER_NICE)
-    planners = PlannerProcess(1000)
-    before = spawned()
-
-    async def ask() -> Any:
-        got = asyncio.get_running_loop().create_future()
-        question = Question("t", GameConfig(players=2, difficulty="training"), 3, None, ActionLog(), 0)
-        planners.ask(question, got.set_result)
-        return await asyncio.wait_for(got, WAIT_S)
-
-    try:
-        answer = asyncio.run(ask())
-        assert isinstance(answer, list) and answer  # it thought, and answered
-        (worker,) = spawned() - before
-        assert os.sched_getscheduler(worker) == os.SCHED_IDLE
-        assert os.getpriority(os.PRIO_PROCESS, worker) >= planners_module.PLANNER_NICE
-        assert os.sched_getscheduler(0) != os.SCHED_IDLE  # and the process that asked is not in it
-    finally:
-        planners.recycle()
 
 
 #: A program that asks a fresh process's planner for the hints of a new game, with ``sys.stderr``

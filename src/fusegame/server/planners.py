@@ -4,10 +4,9 @@ in one process of its own, never on the event loop and never in its interpreter.
 The planner takes up to a tenth of a second on some rolls. On a thread of the server's process it
 would hold the interpreter that the event loop needs for the players' claims (the compiled engine
 keeps it for the whole of a decision), and its memos would stay in the server's memory after the
-games. In a process of its own, in the system's idle class of scheduling (``PLANNER_NICE``), it
-costs the loop only the few actions it is sent, the system gives the players' claims the processor
-first, and its memory is handed back whole by ending the process once no game is in play
-(``PlannerProcess.recycle``).
+games. In a process of its own, at a lower priority (``PLANNER_NICE``), it costs the loop only the
+few actions it is sent, the system gives the players' claims the processor first, and its memory
+is handed back whole by ending the process once no game is in play (``PlannerProcess.recycle``).
 
 The planner's process keeps a copy of each table it is asked about (``_Table``, by the match's
 ``key``), built as the record builds it (``new_game`` of the config and seed, or the scenario the
@@ -48,12 +47,8 @@ from fusegame.server.actionlog import ActionLog
 
 log = logging.getLogger("fusegame.server")
 
-#: How much lower than the server's the planner's priority is (``os.nice``) where the system has no
-#: idle class of scheduling. Where it has (Linux's ``SCHED_IDLE``), the planner's process runs in it:
-#: a core that the event loop, or anything else, wants is handed over at once, and the planner thinks
-#: on what is left. With 1,000 players beside 100 rooms of bots, on a busy hour, that took a claim's
-#: p99 from 57-74 ms to 38.5-52.5 ms (bench/ws_latency.py, in turn); the bots made 27-28 moves a
-#: second instead of 33-38. On a machine whose every core is busy, the bots and hints wait for one.
+#: How much lower than the server's the planner's priority is (``os.nice``): on a busy machine the
+#: players' claims are served first and the bots wait a little longer.
 PLANNER_NICE = 10
 #: After each decision the planner's process rests this many times as long as the decision took
 #: before it starts the next one: a planner that always has work (rooms of bots at full speed) takes
@@ -127,13 +122,11 @@ def exit_with_parent(parent: int) -> None:
 
 
 def start_worker(memo_states: int, parent: int) -> None:
-    """The planner's process begins: the idle class of scheduling (else a lower priority), the
-    server's memo bound, and an end with the server's."""
+    """The planner's process begins: a lower priority, the server's memo bound, and an end with
+    the server's."""
     exit_with_parent(parent)
     with contextlib.suppress(OSError, AttributeError):  # (no ``nice`` on some systems)
         os.nice(PLANNER_NICE)
-    with contextlib.suppress(OSError, AttributeError):  # (Linux only)
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     set_memo_limit(memo_states)
 
 
