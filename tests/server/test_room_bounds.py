@@ -76,7 +76,7 @@ def test_a_game_at_its_cap_takes_no_more_moves_and_ends_with_its_clock(bounds: N
     waiting = room.match.state.to_act()
     assert waiting  # someone had a move to make...
     seat, _ = next(iter(waiting.items()))
-    move = room_module.action_text(room.match.state.legal_actions(seat)[0])
+    move = room.match.state.legal_actions(seat)[0].body()
     asked = Page(seat)
     room.connect(asked)
     room.seats[seat].kind, room.seats[seat].autoplay = "human", False

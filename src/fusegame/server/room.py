@@ -189,11 +189,6 @@ class RoomError(ValueError):
         self.params = params
 
 
-def action_text(action: Action) -> str:
-    """An action's text without its seat and time: what a client sends (``place d3 F12 s1``)."""
-    return action.body()
-
-
 def moves_of(state: GameState, seat: int) -> dict[str, Any]:
     """What ``seat`` may do now, shaped for the client (see docs/protocol.md)."""
     return _moves(state.legal_actions(seat))
@@ -215,7 +210,7 @@ def move_entry(action: Action) -> dict[str, Any]:
     entry.update(action.to_data())
     del entry["seat"], entry["at"]
     entry["kind"] = action.verb
-    entry["action"] = action_text(action)
+    entry["action"] = action.body()  # what the client sends back
     return entry
 
 
@@ -224,7 +219,7 @@ def _moves(legal: Iterable[Action]) -> dict[str, Any]:
     actions: list[dict[str, Any]] = []
     for a in legal:
         if isinstance(a, Place):
-            place.setdefault((a.die, a.card), {})[a.slot] = action_text(a)
+            place.setdefault((a.die, a.card), {})[a.slot] = a.body()
             continue
         actions.append(move_entry(a))
     return {"place": [{"die": d, "card": c, "slots": sorted(s), "actions": [s[x] for x in sorted(s)]}

@@ -19,7 +19,7 @@ from fusegame.cards.model import BombCard
 from fusegame.rules.actions import Action, ActionParseError, with_time
 from fusegame.rules.state import GameState, IllegalAction
 from fusegame.scenario import scenario_from_data
-from fusegame.server.room import action_text, event_dict, moves_of, public_view
+from fusegame.server.room import event_dict, moves_of, public_view
 
 LANGUAGES = ("en", "es")
 
@@ -112,7 +112,7 @@ class Tutorial:
         except ActionParseError as e:
             result["message"] = str(e).replace("p0 ", "")
             return result
-        result.update(action=action_text(action), act=action.to_data())
+        result.update(action=action.body(), act=action.to_data())
         try:
             events = state.apply(action)  # validates: an illegal move never counts
         except IllegalAction as e:
