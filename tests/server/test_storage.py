@@ -398,9 +398,11 @@ def test_a_room_and_its_actions_read_back_as_written(store: Storage) -> None:
     assert [r.code for r in store.load_rooms()] == ["AAAABBBBCCCC"]
     with pytest.raises(StorageError, match="not stored"):
         store.update_room("DDDDEEEEFFFF", status="broken")
-    with pytest.raises(StorageError):  # the same move twice is refused, the first one stays
-        store.append_action("AAAABBBBCCCC", 0, "p1 done @2")
-    assert store.load_rooms()[0].actions == ["p0 done @1"]
+    with pytest.raises(StorageError, match="^cannot record a move of room AAAABBBBCCCC"):
+        store.append_action("AAAABBBBCCCC", 0, "p1 done @2")  # the same move twice is refused...
+    assert store.load_rooms()[0].actions == ["p0 done @1"]  # ...the first one stays
+    store.append_action("AAAABBBBCCCC", 1, "p1 done @2")  # and the room's next move is written
+    assert store.load_rooms()[0].actions == ["p0 done @1", "p1 done @2"]
 
 
 def test_a_room_taken_over_refuses_every_write_of_its_former_holder(

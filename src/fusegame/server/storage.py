@@ -44,6 +44,7 @@ from sqlalchemy import (
     Index,
     String,
     Table,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -58,10 +59,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker, undefer
 from sqlalchemy.pool import StaticPool
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 
 from fusegame.observe import game_title
 from fusegame.record import GameRecord
@@ -400,6 +403,30 @@ def _reason(e: BaseException) -> str:
     return lines[0] if lines else type(inner).__name__
 
 
+@dataclass(frozen=True)
+class _DriverStatement:
+    """A statement rendered once in the driver's own SQL and run on its cursor, inside a
+    transaction of SQLAlchemy's. A room's move is the server's most frequent write, made on the
+    event loop; SQLAlchemy's work for each execution (its cache of statements, its execution
+    context) took longer than the database's (bench/room_writes.py). Only for statements whose
+    values need no conversion on their way to the driver (text and integers)."""
+
+    sql: str
+    names: tuple[str, ...] | None  #: the parameters' order where the driver's style is positional
+
+    @classmethod
+    def of(cls, statement: ClauseElement, dialect: Dialect) -> _DriverStatement:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        return cls(str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None)
+
+    def run(self, conn: Connection, params: dict[str, Any]) -> None:
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(self.sql, params if self.names is None else [params[n] for n in self.names])
+        finally:
+            cursor.close()
+
+
 class Storage:
     """The BDT Log in a database (see the module's docstring for the URLs).
 
@@ -418,6 +445,11 @@ class Storage:
         #: beside a SQLite file; in the data directory for a server database; none in memory)
         self.spool: Path | None = _spool_for(given)
         self._engine = self._create_engine(given)
+        dialect = self._engine.dialect
+        #: what the driver raises (the statements run on its cursor are not wrapped by SQLAlchemy)
+        self._driver_error: type[Exception] = dialect.loaded_dbapi.Error
+        self._append = _DriverStatement.of(insert(_ACTIONS).values(
+            room=bindparam("room"), idx=bindparam("idx"), action=bindparam("action")), dialect)
         # An in-memory database is a single shared connection: one lock keeps two threads'
         # transactions from interleaving on it. A file has a connection per thread, and SQLite's
         # write-ahead log lets readers go on while one writer writes (the others wait their turn).
@@ -529,7 +561,7 @@ class Storage:
                     self._room_conn = self._engine.connect()
                 with self._room_conn.begin():
                     yield self._room_conn
-            except SQLAlchemyError as e:
+            except (SQLAlchemyError, self._driver_error) as e:
                 conn, self._room_conn = self._room_conn, None
                 if conn is not None:
                     with contextlib.suppress(SQLAlchemyError):
@@ -589,7 +621,7 @@ class Storage:
                 # first: the room's row is locked until the commit, so a process taking the room
                 # over waits for this move and reads it, or this write waits and is refused
                 _hold(conn, code, epoch)
-            conn.execute(insert(_ACTIONS), {"room": code, "idx": index, "action": action})
+            self._append.run(conn, {"room": code, "idx": index, "action": action})
             if seats is not None:
                 conn.execute(update(_ROOMS).where(_ROOMS.c.code == code).values(seats=seats))
 
