@@ -33,7 +33,9 @@ bot) and watched by its socket to its end, then replaced by a new one. They take
 shapes in ``BOT_GAMES`` (FUSE 5 players and 4 players with roles and sparks, Countdown 4 players,
 FUSE 3 players: the planner's slow rolls are at 4 and 5 players) at the server's bot pace, or
 ``--bot-delay-ms``. Their moves are the server's bots' and hints' work (the team planner), which
-the claims of the players must not wait for.
+the claims of the players must not wait for. The window then also waits (up to ``BOTS_START_S``) for
+every room of bots to have made its first move: the server's planner process starts with the first
+question, a few seconds that are not measured either.
 ``--reviews N`` logs N finished games (4 greedy bots at a person's pace) before the server starts and
 asks for their reviews one after another all along (``GET /api/log/{id}/review``, again every half
 second until each is ready), so that the server's review worker is always busy beside the players.
@@ -91,6 +93,8 @@ TARGET_P99_MS = 50.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: A non-placement action whose answer cannot be told apart is given up on after this long.
 ANSWER_TIMEOUT_S = 5.0
+#: The window waits at most this long (seconds) after the ramp for every room of bots to move.
+BOTS_START_S = 60.0
 #: The rooms of bots of --bot-rooms take turns at these shapes.
 BOT_GAMES: list[dict[str, Any]] = [
     {"players": 5, "difficulty": "standard"},
@@ -467,6 +471,7 @@ class BotRoom:
         self.bench = bench
         self.index = index
         self.games = 0
+        self.moved = False  # whether its bots have made a move yet
 
     async def run(self, start_delay: float) -> None:
         def failed(e: Exception) -> None:
@@ -495,6 +500,7 @@ class BotRoom:
             await ws.send('{"type":"fill_bots"}')
             await ws.send('{"type":"ready","ready":true}')
             handed = False
+            states = 0
             stop = asyncio.create_task(b.stop.wait())
             try:
                 while True:
@@ -510,6 +516,10 @@ class BotRoom:
                     if text.startswith('{"type":"state"'):
                         if st.measuring:
                             st.w_bot_frames += 1
+                        states += 1
+                        if states == 2 and not self.moved:  # the deal's frame, then a bot's move
+                            self.moved = True
+                            b.bot_room_moving()
                         if not handed:
                             handed = True
                             await ws.send('{"type":"bot","seat":0,"on":true}')
@@ -553,6 +563,10 @@ class Bench:
         self.stop = asyncio.Event()
         self.all_connected = asyncio.Event()
         self._teams_connected = 0
+        #: set once every room of bots has seen its bots' first move: until then the server's planner
+        #: process is starting (a second or more), which the window does not measure, as the ramp
+        self.bots_moving = asyncio.Event()
+        self._bot_rooms_moving = 0
         self.http = httpx.AsyncClient(base_url=self.url, timeout=30,
                                       limits=httpx.Limits(max_connections=32))
         self.https = [self.http] + [httpx.AsyncClient(base_url=u, timeout=30,
@@ -568,6 +582,11 @@ class Bench:
         self._teams_connected += 1
         if self._teams_connected == self.teams:
             self.all_connected.set()
+
+    def bot_room_moving(self) -> None:
+        self._bot_rooms_moving += 1
+        if self._bot_rooms_moving == self.bot_room_count:
+            self.bots_moving.set()
 
     async def run(self) -> dict[str, Any]:
         st = self.stats
@@ -585,6 +604,11 @@ class Bench:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.all_connected.wait(), ramp_limit)
         ramp_s = time.perf_counter() - t0
+        if self.bot_room_count:
+            # and no room of bots is still waiting for the planner's process to start
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.bots_moving.wait(), BOTS_START_S)
+        bots_s = time.perf_counter() - t0
         await asyncio.sleep(1.0)  # let the last rooms deal their first roll
         # what exists now lives to the end: keep it out of the collector, so that this process's
         # full collections (pauses every latency would share) stay short
@@ -630,7 +654,8 @@ class Bench:
         return {
             "url": self.url, "processes": len(self.urls), "players": self.players,
             "per_match": self.per_match, "matches": self.teams,
-            "connected": connected, "ramp_s": round(ramp_s, 1), "duration_s": round(wall, 2),
+            "connected": connected, "ramp_s": round(ramp_s, 1), "bots_start_s": round(bots_s, 1),
+            "duration_s": round(wall, 2),
             "think_s": list(self.think), "race": self.race, "seed": self.seed, "deflate": self.deflate,
             "rate_limits": self.spread,
             "claims": st.w_claims, "claims_per_s": round(st.w_claims / wall, 1),
@@ -774,7 +799,8 @@ def table(r: dict[str, Any]) -> str:
         f" (think {r['think_s'][0]:g}-{r['think_s'][1]:g} s, race {r['race']:g}, seed {r['seed']}"
         f"{'' if r['deflate'] else ', no compression'}"
         f"{', rate limits on, a loopback address per match' if r['rate_limits'] else ''})",
-        f"window {r['duration_s']:.1f} s after a {r['ramp_s']:.1f} s ramp;"
+        f"window {r['duration_s']:.1f} s after a {r['ramp_s']:.1f} s ramp"
+        + (f" (the bots moving after {r['bots_start_s']:.1f} s)" if r["bot_rooms"] else "") + ";"
         f" {r['connected']} connected at its end",
         "",
         f"{'latency, ms':<24}{'n':>8}{'p50':>8}{'p90':>8}{'p99':>8}{'max':>8}",

@@ -45,6 +45,8 @@ def test_claims_are_answered_and_timed(result: dict) -> None:
 
 def test_a_room_of_bots_plays_beside_the_players(result: dict) -> None:
     assert (result["bot_rooms"], result["bot_delay_ms"], result["bot_failures"]) == (1, 50, 0)
+    # the window opened once its bots were moving (the planner's process starts with them)
+    assert result["bots_start_s"] >= result["ramp_s"]
     assert result["bot_moves_per_s"] > 0
 
 
