@@ -34,9 +34,10 @@ from fusegame.rules.state import GameState
 from fusegame.server import lobby as lobby_module
 from fusegame.server import planners as planners_module
 from fusegame.server import room as room_module
+from fusegame.server.actionlog import ActionLog
 from fusegame.server.app import create_app
 from fusegame.server.options import parse_options
-from fusegame.server.planners import PlannerProcess
+from fusegame.server.planners import PlannerProcess, Question
 from fusegame.server.room import Room
 from fuseproc import FuseServer
 from liveserver import Server, served
@@ -348,6 +349,29 @@ def test_when_the_planners_process_dies_the_bots_play_on_and_a_new_one_starts(
 
     with server() as s:
         asyncio.run(play(s))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_the_planners_process_thinks_at_a_lower_priority_than_the_server() -> None:
+    # on a busy machine the players' claims are served first, the bots wait (planners.PLANNER_NICE)
+    planners = PlannerProcess(1000)
+    before = spawned()
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+
+    async def ask() -> Any:
+        got = asyncio.get_running_loop().create_future()
+        question = Question("t", GameConfig(players=2, difficulty="training"), 3, None, ActionLog(), 0)
+        planners.ask(question, got.set_result)
+        return await asyncio.wait_for(got, WAIT_S)
+
+    try:
+        answer = asyncio.run(ask())
+        assert isinstance(answer, list) and answer  # it thought, and answered
+        (worker,) = spawned() - before
+        assert os.getpriority(os.PRIO_PROCESS, worker) >= min(19, ours + planners_module.PLANNER_NICE)
+        assert os.getpriority(os.PRIO_PROCESS, 0) == ours  # and the process that asked keeps its own
+    finally:
+        planners.recycle()
 
 
 #: A program that asks a fresh process's planner for the hints of a new game, with ``sys.stderr``
